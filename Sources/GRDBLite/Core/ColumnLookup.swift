@@ -1,0 +1,84 @@
+/// Remembers the column name lookups of a statement's rows, so that code
+/// reading `row["name"]` in the same order for every row (the common case:
+/// `init(row:)`) finds each index without searching or hashing.
+///
+/// The n-th lookup of a row is checked against the n-th lookup of the
+/// previous row by comparing the bits of the two `String` values, which are
+/// identical for the same string literal. Any mismatch falls back to a
+/// search, so lookups in another order stay correct, only slower.
+///
+/// Owned by its ``Statement`` through a pointer, so that the hot path pays
+/// neither reference counting nor exclusivity checks.
+@usableFromInline
+struct ColumnLookup {
+    @usableFromInline
+    struct Entry {
+        @usableFromInline var bits: (UInt64, UInt64)
+        /// The columns of the row the lookup was made in (row scopes see a
+        /// slice of the statement's columns).
+        @usableFromInline var offset: Int
+        @usableFromInline var width: Int
+        /// The found column, relative to `offset`; -1 if missing.
+        @usableFromInline var index: Int
+        /// Keeps the string alive, so that its bits identify it.
+        var name: String
+    }
+
+    /// The ordinal of the next lookup in the current row.
+    @usableFromInline var position = 0
+    @usableFromInline var count = 0
+    @usableFromInline let capacity: Int
+    @usableFromInline let entries: UnsafeMutablePointer<Entry>
+
+    init(capacity: Int) {
+        self.capacity = capacity
+        self.entries = .allocate(capacity: capacity)
+    }
+
+    /// Frees the entries; called once, when the statement is deallocated.
+    func destroy() {
+        entries.deinitialize(count: count)
+        entries.deallocate()
+    }
+}
+
+extension UnsafeMutablePointer where Pointee == ColumnLookup {
+    /// The index of `name` among the `width` columns that start at column
+    /// `offset` of `statement`, relative to `offset`, or nil if missing.
+    @inlinable
+    @inline(__always)
+    func index(of name: String, offset: Int, width: Int, in statement: Statement) -> Int? {
+        let position = pointee.position
+        if position < pointee.count {
+            let entry = pointee.entries + position
+            let bits = unsafeBitCast(name, to: (UInt64, UInt64).self)
+            if entry.pointee.bits == bits && entry.pointee.offset == offset && entry.pointee.width == width {
+                pointee.position = position + 1
+                let index = entry.pointee.index
+                return index < 0 ? nil : index
+            }
+        }
+        return slowIndex(of: name, offset: offset, width: width, in: statement)
+    }
+
+    @usableFromInline
+    func slowIndex(of name: String, offset: Int, width: Int, in statement: Statement) -> Int? {
+        let position = pointee.position
+        pointee.position = position + 1
+        let found = statement.columnNames[offset..<(offset + width)]
+            .firstIndex { $0.equalsIgnoringCase(name) }
+            .map { $0 - offset }
+        let entry = ColumnLookup.Entry(
+            bits: unsafeBitCast(name, to: (UInt64, UInt64).self),
+            offset: offset, width: width,
+            index: found ?? -1,
+            name: name)
+        if position < pointee.count {
+            pointee.entries[position] = entry
+        } else if position == pointee.count && position < pointee.capacity {
+            (pointee.entries + position).initialize(to: entry)
+            pointee.count += 1
+        }
+        return found
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+
+/// The options of a database connection, given to
+/// ``DatabaseQueue/init(path:configuration:)``.
+///
+/// ```swift
+/// var config = Configuration()
+/// config.foreignKeysEnabled = true
+/// config.busyMode = .timeout(5)
+/// config.prepareDatabase { db in
+///     try db.execute(sql: "PRAGMA cache_size = -4000")
+/// }
+/// let dbQueue = try DatabaseQueue(path: "/path/to/db.sqlite", configuration: config)
+/// ```
+public struct Configuration: Sendable {
+    /// Whether foreign keys are enforced (`PRAGMA foreign_keys`). Default true.
+    public var foreignKeysEnabled = true
+
+    /// Whether the connection is opened read-only (`SQLITE_OPEN_READONLY`).
+    /// Default false.
+    public var readonly = false
+
+    /// A label for the connection, used in descriptions and the name of its
+    /// dispatch queue.
+    public var label: String?
+
+    /// What happens when the database is locked by another connection.
+    /// Default ``Database/BusyMode/immediateError``.
+    public var busyMode: Database.BusyMode = .immediateError
+
+    /// The journal mode the connection sets up (ignored when read-only).
+    public var journalMode: JournalMode = .default
+
+    /// The kind of transaction that ``DatabaseQueue/write(_:)`` and
+    /// ``Database/inTransaction(_:_:)`` open when none is given. Read-only
+    /// accesses always open deferred transactions. Default `.immediate`.
+    public var defaultTransactionKind: Database.TransactionKind = .immediate
+
+    /// The clock of ``Database/transactionDate``. Default `.default`,
+    /// the real time.
+    public var transactionClock: any TransactionClock = .default
+
+    /// Receives the SQL of each executed statement, as SQLite runs it.
+    public var trace: (@Sendable (String) -> Void)?
+
+    /// Whether SQL may use double quotes for string literals. Default false,
+    /// so that a misspelled `"column"` is an error instead of a string.
+    public var acceptsDoubleQuotedStringLiterals = false
+
+    var setups: [@Sendable (Database) throws -> Void] = []
+
+    /// Adds a function that runs each time a connection opens, after
+    /// GRDBLite's own setup (foreign keys, busy mode, journal mode).
+    public mutating func prepareDatabase(_ setup: @escaping @Sendable (Database) throws -> Void) {
+        setups.append(setup)
+    }
+
+    /// The journal mode of a connection.
+    public enum JournalMode: Sendable {
+        /// SQLite's default (a rollback journal).
+        case `default`
+        /// Write-ahead logging (`PRAGMA journal_mode = WAL`).
+        case wal
+    }
+
+    public init() { }
+}

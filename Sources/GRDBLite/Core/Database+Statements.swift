@@ -1,0 +1,167 @@
+import CSQLite
+
+extension Database {
+    // MARK: - Preparing statements
+
+    /// Prepares a statement. The SQL must hold exactly one statement.
+    ///
+    /// ```swift
+    /// let statement = try db.makeStatement(sql: "INSERT INTO player (name) VALUES (?)")
+    /// ```
+    ///
+    /// - throws: A ``DatabaseError`` if the SQL is invalid, empty, or holds
+    ///   several statements.
+    public func makeStatement(sql: String) throws -> Statement {
+        try makeStatement(sql: sql, persistent: false)
+    }
+
+    /// Returns a prepared statement from the connection's cache, preparing
+    /// it on first use. Use it for statements that run often.
+    public func cachedStatement(sql: String) throws -> Statement {
+        if let statement = statementCache[sql] {
+            return statement
+        }
+        let statement = try makeStatement(sql: sql, persistent: true)
+        statementCache[sql] = statement
+        return statement
+    }
+
+    func makeStatement(sql: String, persistent: Bool) throws -> Statement {
+        preconditionValidAccess()
+        return try sql.withCString { start in
+            var tail: UnsafePointer<CChar>?
+            guard let statement = try prepareStatement(at: start, tail: &tail, persistent: persistent) else {
+                throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "empty statement", sql: sql)
+            }
+            if let tail, try hasStatement(at: tail) {
+                throw DatabaseError(
+                    resultCode: .SQLITE_MISUSE,
+                    message: "multiple statements found: use execute(sql:) to run several statements",
+                    sql: sql)
+            }
+            return statement
+        }
+    }
+
+    /// Compiles the statement that starts at `start`; nil if there is only
+    /// white space or comments.
+    private func prepareStatement(
+        at start: UnsafePointer<CChar>,
+        tail: inout UnsafePointer<CChar>?,
+        persistent: Bool) throws -> Statement?
+    {
+        var sqliteStatement: SQLiteStatement?
+        let flags = UInt32(persistent ? SQLITE_PREPARE_PERSISTENT : 0)
+        let (code, info) = authorizer.describing {
+            sqlite3_prepare_v3(sqliteConnection, start, -1, flags, &sqliteStatement, &tail)
+        }
+        guard code == SQLITE_OK else {
+            throw DatabaseError(
+                resultCode: ResultCode(rawValue: sqlite3_extended_errcode(sqliteConnection)),
+                message: lastErrorMessage,
+                sql: String(cString: start).trimmedSQLStatement)
+        }
+        return sqliteStatement.map { Statement(database: self, sqliteStatement: $0, info: info) }
+    }
+
+    /// Whether statements remain after the end of a compiled one.
+    private func hasStatement(at sql: UnsafePointer<CChar>) throws -> Bool {
+        var pointer = sql
+        while pointer.pointee != 0 {
+            let byte = UInt8(bitPattern: pointer.pointee)
+            if byte != 0x3B && byte != 0x20 && !(0x09...0x0D).contains(byte) { break }
+            pointer += 1
+        }
+        if pointer.pointee == 0 { return false }
+        // Comments only? Ask SQLite.
+        var tail: UnsafePointer<CChar>?
+        return try prepareStatement(at: pointer, tail: &tail, persistent: false) != nil
+    }
+
+    // MARK: - Executing SQL
+
+    /// Executes one or several SQL statements, separated by semicolons.
+    /// Positional arguments are consumed by the statements in order; all
+    /// must be used.
+    ///
+    /// ```swift
+    /// try db.execute(sql: """
+    ///     CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT);
+    ///     INSERT INTO player (name) VALUES (?);
+    ///     """, arguments: ["Arthur"])
+    /// ```
+    public func execute(sql: String, arguments: StatementArguments = StatementArguments()) throws {
+        preconditionValidAccess()
+        var arguments = arguments
+        try sql.withCString { start in
+            var current = start
+            while current.pointee != 0 {
+                var tail: UnsafePointer<CChar>?
+                guard let statement = try prepareStatement(at: current, tail: &tail, persistent: false) else {
+                    break
+                }
+                let bindings = try arguments.extractBindings(forStatement: statement, allowingRemainingValues: true)
+                statement.bind(bindings, arguments: StatementArguments(bindings))
+                try executeToCompletion(statement)
+                guard let tail else { break }
+                current = tail
+            }
+        }
+        if !arguments.values.isEmpty {
+            throw DatabaseError(
+                resultCode: .SQLITE_MISUSE,
+                message: "wrong number of statement arguments: \(arguments.values.count) left unused",
+                sql: sql, arguments: arguments)
+        }
+    }
+
+    // MARK: - Running statements
+
+    /// Steps `statement` until it is done; rows are ignored.
+    func executeToCompletion(_ statement: Statement) throws {
+        try statementWillExecute(statement)
+        let sqliteStatement = statement.sqliteStatement
+        while true {
+            let code = sqlite3_step(sqliteStatement)
+            if code == SQLITE_DONE { break }
+            if code != SQLITE_ROW { try statementDidFail(statement, code: code) }
+        }
+        try statementDidExecute(statement)
+    }
+
+    /// Before a statement runs: checks access and the transaction state.
+    @usableFromInline
+    func statementWillExecute(_ statement: Statement) throws {
+        preconditionValidAccess()
+        if isInsideTransactionBlock {
+            try checkForAbortedTransaction(sql: statement.sql, arguments: statement.arguments)
+        }
+        executionObserver?.statementWillExecute(statement)
+    }
+
+    /// After a statement ran to completion.
+    @usableFromInline
+    func statementDidExecute(_ statement: Statement) throws {
+        if statement.info.changesSchema {
+            schemaCache.removeAll()
+        }
+        checkForAutocommitTransition()
+        try executionObserver?.statementDidExecute(statement)
+    }
+
+    /// After a statement failed: throws its error (or an observer's, if a
+    /// transaction observer cancelled a commit).
+    @usableFromInline
+    func statementDidFail(_ statement: Statement, code: CInt) throws -> Never {
+        let message = lastErrorMessage
+        let extendedCode = sqlite3_extended_errcode(sqliteConnection)
+        sqlite3_reset(statement.sqliteStatement)
+        checkForAutocommitTransition()
+        try executionObserver?.statementDidFail(statement)
+        throw DatabaseError(
+            resultCode: extendedCode != 0 ? extendedCode : code,
+            message: message,
+            sql: statement.sql,
+            arguments: statement.arguments)
+    }
+}

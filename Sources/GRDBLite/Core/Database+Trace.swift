@@ -1,0 +1,87 @@
+import CSQLite
+import Foundation
+
+extension Database {
+    /// What ``trace(options:_:)`` reports.
+    public struct TracingOptions: OptionSet, Sendable {
+        public let rawValue: CInt
+        public init(rawValue: CInt) { self.rawValue = rawValue }
+
+        /// Each statement, when it starts running.
+        public static let statement = TracingOptions(rawValue: CInt(SQLITE_TRACE_STMT))
+        /// Each statement, when it ends, with its duration.
+        public static let profile = TracingOptions(rawValue: CInt(SQLITE_TRACE_PROFILE))
+    }
+
+    /// A traced event.
+    public enum TraceEvent: CustomStringConvertible {
+        /// A traced statement.
+        public struct Statement: CustomStringConvertible {
+            /// The SQL, with parameters (`?`). Statements run by triggers
+            /// start with `--`.
+            public let sql: String
+            /// The SQL with the bound values in place of the parameters.
+            public let expandedSQL: String
+            public var description: String { sql }
+        }
+
+        case statement(Statement)
+        case profile(statement: Statement, duration: TimeInterval)
+
+        /// The SQL of the statement.
+        public var description: String {
+            switch self {
+            case .statement(let statement): statement.sql
+            case let .profile(statement, duration): "\(String(format: "%.3f", duration))s \(statement.sql)"
+            }
+        }
+
+        /// The SQL with values in place of parameters.
+        public var expandedSQL: String {
+            switch self {
+            case .statement(let statement), .profile(let statement, _): statement.expandedSQL
+            }
+        }
+    }
+
+    /// Reports the statements the connection runs, until called with nil.
+    /// Costs nothing when not tracing.
+    ///
+    /// ```swift
+    /// var config = Configuration()
+    /// config.prepareDatabase { db in
+    ///     db.trace { print("SQL: \($0)") }
+    /// }
+    /// ```
+    public func trace(options: TracingOptions = .statement, _ trace: ((TraceEvent) -> Void)? = nil) {
+        preconditionValidAccess()
+        traceFunction = trace
+        guard trace != nil else {
+            sqlite3_trace_v2(sqliteConnection, 0, nil, nil)
+            return
+        }
+        sqlite3_trace_v2(sqliteConnection, UInt32(options.rawValue), { mask, dbPointer, p, x in
+            let db = Unmanaged<Database>.fromOpaque(dbPointer!).takeUnretainedValue()
+            guard let trace = db.traceFunction, let p else { return 0 }
+            let statement = OpaquePointer(p)
+            let sql: String
+            if mask == UInt32(SQLITE_TRACE_STMT), let x {
+                sql = String(cString: x.assumingMemoryBound(to: CChar.self))
+            } else {
+                sql = sqlite3_sql(statement).map { String(cString: $0) } ?? ""
+            }
+            let expanded = sqlite3_expanded_sql(statement)
+            defer { sqlite3_free(expanded) }
+            let event = TraceEvent.Statement(
+                sql: sql.trimmedSQLStatement,
+                expandedSQL: expanded.map { String(cString: $0).trimmedSQLStatement } ?? sql)
+            if mask == UInt32(SQLITE_TRACE_PROFILE), let x {
+                let nanoseconds = x.assumingMemoryBound(to: Int64.self).pointee
+                trace(.profile(statement: event, duration: TimeInterval(nanoseconds) / 1e9))
+            } else {
+                trace(.statement(event))
+            }
+            return 0
+        }, Unmanaged.passUnretained(self).toOpaque())
+    }
+}

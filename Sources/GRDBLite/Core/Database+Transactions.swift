@@ -1,0 +1,229 @@
+import CSQLite
+import Foundation
+
+extension Database {
+    /// The kinds of SQLite transactions.
+    ///
+    /// Related SQLite documentation: <https://www.sqlite.org/lang_transaction.html>
+    public enum TransactionKind: String, Sendable {
+        case deferred = "DEFERRED"
+        case immediate = "IMMEDIATE"
+        case exclusive = "EXCLUSIVE"
+    }
+
+    /// How a transaction or savepoint block ends.
+    public enum TransactionCompletion: Sendable {
+        case commit
+        case rollback
+    }
+
+    /// A function that decides, when the database is locked, whether to
+    /// retry (true) or fail with `SQLITE_BUSY` (false).
+    public typealias BusyCallback = @Sendable (_ numberOfTries: Int) -> Bool
+
+    /// What a connection does when another connection locks the database.
+    public enum BusyMode: Sendable {
+        /// Fail at once with `SQLITE_BUSY`.
+        case immediateError
+        /// Retry for up to this many seconds, then fail with `SQLITE_BUSY`.
+        case timeout(TimeInterval)
+        /// Ask a function whether to retry.
+        case callback(BusyCallback)
+    }
+
+    // MARK: - Transaction date
+
+    /// The date of the current transaction.
+    ///
+    /// Inside a transaction, it is the same date until the transaction ends
+    /// (commit, rollback, or a rollback caused by an error): the
+    /// ``Configuration/transactionClock`` is asked once, when the
+    /// transaction starts. Outside of a transaction, each read asks the
+    /// clock again. Records timestamped in one `write` share one date.
+    public var transactionDate: Date {
+        get throws {
+            preconditionValidAccess()
+            if let transactionDateResult {
+                return try transactionDateResult.get()
+            }
+            return try configuration.transactionClock.now(self)
+        }
+    }
+
+    /// Records the transaction date when the connection leaves autocommit
+    /// mode, and forgets it when the transaction ends.
+    func checkForAutocommitTransition() {
+        let isAutocommit = sqlite3_get_autocommit(sqliteConnection) != 0
+        if isAutocommit == wasAutocommit { return }
+        wasAutocommit = isAutocommit
+        if isAutocommit {
+            transactionDateResult = nil
+        } else {
+            transactionDateResult = Result { try configuration.transactionClock.now(self) }
+        }
+    }
+
+    // MARK: - Transactions
+
+    /// Runs `operations` in a transaction: commits if they return
+    /// `.commit`, rolls back if they return `.rollback` or throw (and
+    /// rethrows the error).
+    ///
+    /// ```swift
+    /// try db.inTransaction {
+    ///     try db.execute(sql: "INSERT ...")
+    ///     return .commit
+    /// }
+    /// ```
+    ///
+    /// Transactions don't nest: use ``inSavepoint(_:)`` inside a transaction.
+    ///
+    /// - parameter kind: The kind of transaction. If nil, DEFERRED when the
+    ///   access is read-only, ``Configuration/defaultTransactionKind``
+    ///   otherwise.
+    public func inTransaction(
+        _ kind: TransactionKind? = nil,
+        _ operations: () throws -> TransactionCompletion) throws
+    {
+        try beginTransaction(kind)
+        try runTransactionBlock(operations, commit: commit, rollback: rollback)
+    }
+
+    /// Runs `operations` in a savepoint, which can be nested: releases it if
+    /// they return `.commit`, rolls it back if they return `.rollback` or
+    /// throw (and rethrows the error). Outside of a transaction, opens a
+    /// transaction instead.
+    public func inSavepoint(_ operations: () throws -> TransactionCompletion) throws {
+        if !isInsideTransaction {
+            try inTransaction(nil, operations)
+            return
+        }
+        try execute(sql: "SAVEPOINT grdblite")
+        try runTransactionBlock(
+            operations,
+            commit: { try execute(sql: "RELEASE SAVEPOINT grdblite") },
+            rollback: {
+                try execute(sql: "ROLLBACK TRANSACTION TO SAVEPOINT grdblite")
+                try execute(sql: "RELEASE SAVEPOINT grdblite")
+            })
+    }
+
+    /// Shared by transactions and savepoints: the first error wins.
+    private func runTransactionBlock(
+        _ operations: () throws -> TransactionCompletion,
+        commit: () throws -> Void,
+        rollback: () throws -> Void) throws
+    {
+        let wasInsideTransactionBlock = isInsideTransactionBlock
+        isInsideTransactionBlock = true
+        defer { isInsideTransactionBlock = wasInsideTransactionBlock }
+
+        var firstError: (any Error)?
+        var needsRollback = true
+        do {
+            if try operations() == .commit {
+                try checkForAbortedTransaction()
+                // Observers may run statements when told of the commit.
+                isInsideTransactionBlock = wasInsideTransactionBlock
+                try commit()
+                needsRollback = false
+            }
+        } catch {
+            firstError = error
+        }
+        if needsRollback && isInsideTransaction {
+            do {
+                try rollback()
+            } catch {
+                if firstError == nil { firstError = error }
+            }
+        }
+        if let firstError { throw firstError }
+    }
+
+    /// Begins a transaction.
+    ///
+    /// - parameter kind: If nil, DEFERRED when the access is read-only,
+    ///   ``Configuration/defaultTransactionKind`` otherwise.
+    public func beginTransaction(_ kind: TransactionKind? = nil) throws {
+        let kind = kind ?? (isReadOnly ? .deferred : configuration.defaultTransactionKind)
+        try execute(sql: "BEGIN \(kind.rawValue) TRANSACTION")
+    }
+
+    /// Commits the current transaction.
+    public func commit() throws {
+        try execute(sql: "COMMIT TRANSACTION")
+    }
+
+    /// Rolls back the current transaction, if any. SQLite may already have
+    /// rolled it back after an error (`SQLITE_FULL`, `SQLITE_BUSY`...).
+    public func rollback() throws {
+        if isInsideTransaction {
+            try execute(sql: "ROLLBACK TRANSACTION")
+        }
+    }
+
+    /// Inside `inTransaction` or `inSavepoint`, a transaction that SQLite
+    /// rolled back by itself (an `ON CONFLICT ROLLBACK`, an I/O error) makes
+    /// further statements fail with `SQLITE_ABORT`, instead of running them
+    /// in autocommit mode.
+    func checkForAbortedTransaction(sql: String? = nil, arguments: StatementArguments? = nil) throws {
+        if isInsideTransactionBlock && sqlite3_get_autocommit(sqliteConnection) != 0 {
+            throw DatabaseError(
+                resultCode: .SQLITE_ABORT,
+                message: "Transaction was aborted",
+                sql: sql,
+                arguments: arguments)
+        }
+    }
+
+    // MARK: - Read-only
+
+    /// Whether writes are forbidden (a read-only connection, or inside
+    /// ``readOnly(_:)``).
+    var isReadOnly: Bool {
+        readOnlyDepth > 0 || configuration.readonly
+    }
+
+    /// Runs `value` with writes forbidden: they fail with `SQLITE_READONLY`.
+    /// Reentrant.
+    public func readOnly<T>(_ value: () throws -> T) throws -> T {
+        if configuration.readonly { return try value() }
+        if readOnlyDepth == 0 {
+            try execute(sql: "PRAGMA query_only = 1")
+        }
+        readOnlyDepth += 1
+        defer {
+            readOnlyDepth -= 1
+            if readOnlyDepth == 0 {
+                try? execute(sql: "PRAGMA query_only = 0")
+            }
+        }
+        return try value()
+    }
+
+    /// Runs `block` in a transaction (a savepoint when one is already
+    /// open), read-only if asked.
+    func isolated<T>(readOnly: Bool, _ block: () throws -> T) throws -> T {
+        if isInsideTransaction {
+            return readOnly ? try self.readOnly(block) : try block()
+        }
+        var result: T?
+        // Enter read-only mode before the transaction starts, so that its
+        // commit is a read-only commit that observers don't hear about.
+        if readOnly {
+            try self.readOnly {
+                try inTransaction(.deferred) {
+                    result = try block()
+                    return .commit
+                }
+            }
+        } else {
+            try inTransaction {
+                result = try block()
+                return .commit
+            }
+        }
+        return result!
+    }
+}

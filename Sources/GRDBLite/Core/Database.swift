@@ -1,0 +1,231 @@
+import CSQLite
+import Foundation
+import Synchronization
+
+/// A raw SQLite connection, for the SQLite C API.
+public typealias SQLiteConnection = OpaquePointer
+/// A raw SQLite prepared statement, for the SQLite C API.
+public typealias SQLiteStatement = OpaquePointer
+
+/// An SQLite connection.
+///
+/// You don't create a `Database`: a ``DatabaseQueue`` gives one to the
+/// closures of its access methods. It is valid only inside the closure.
+///
+/// ```swift
+/// try dbQueue.write { db in
+///     try db.execute(sql: "INSERT INTO player (name) VALUES (?)", arguments: ["Arthur"])
+/// }
+/// ```
+public final class Database {
+    /// The raw SQLite connection, for the SQLite C API. Don't close it.
+    public let sqliteConnection: SQLiteConnection
+    /// The configuration of the connection.
+    public let configuration: Configuration
+    /// The label of the connection.
+    public let description: String
+    /// The path of the database file, `:memory:` for private in-memory
+    /// databases.
+    public let path: String
+
+    /// The thread that is currently allowed to use the connection (0: none).
+    @usableFromInline let accessOwner = Atomic<UInt>(0)
+
+    // Transactions
+    /// Whether the connection was in autocommit mode after the last statement.
+    var wasAutocommit = true
+    /// The date of the current transaction (nil iff outside a transaction).
+    var transactionDateResult: Result<Date, any Error>?
+    /// Inside `inTransaction` or `inSavepoint`: an aborted transaction is
+    /// then an error (see `checkForAbortedTransaction`).
+    var isInsideTransactionBlock = false
+    /// Depth of `readOnly` calls.
+    var readOnlyDepth = 0
+
+    /// Prepared statements, by SQL.
+    var statementCache: [String: Statement] = [:]
+    /// Schema information (primary keys, columns...), cleared when a
+    /// statement changes the schema.
+    var schemaCache: [String: Any] = [:]
+    /// Collects what the statement under compilation does.
+    let authorizer = StatementAuthorizer()
+
+    var functions: [DatabaseFunction.ID: DatabaseFunction] = [:]
+    var collations: [String: DatabaseCollation] = [:]
+    var busyCallback: Database.BusyCallback?
+    var traceFunction: ((TraceEvent) -> Void)?
+
+    /// Hooks of the observation layer, when something observes the database.
+    var executionObserver: (any StatementExecutionObserver)?
+
+    init(path: String, description: String, configuration: Configuration) throws {
+        var flags = configuration.readonly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+        // One connection per serial queue: SQLite's mutexes are not needed.
+        flags |= SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
+        var connection: SQLiteConnection?
+        let code = sqlite3_open_v2(path, &connection, flags, nil)
+        guard code == SQLITE_OK, let connection else {
+            let message = connection.map { String(cString: sqlite3_errmsg($0)) }
+            sqlite3_close_v2(connection)
+            throw DatabaseError(resultCode: code, message: "\(message ?? "cannot open database"): \(path)")
+        }
+        self.sqliteConnection = connection
+        self.path = path
+        self.description = description
+        self.configuration = configuration
+        sqlite3_extended_result_codes(connection, 1)
+        authorizer.install(on: self)
+    }
+
+    /// Applies the configuration; runs on the queue of the connection.
+    func setUp() throws {
+        if !configuration.acceptsDoubleQuotedStringLiterals {
+            grdblite_disable_dqs(sqliteConnection)
+        }
+        switch configuration.busyMode {
+        case .immediateError:
+            break
+        case .timeout(let seconds):
+            sqlite3_busy_timeout(sqliteConnection, CInt(max(0, min(seconds * 1000, Double(CInt.max)))))
+        case .callback(let callback):
+            busyCallback = callback
+            sqlite3_busy_handler(sqliteConnection, { dbPointer, tries in
+                let db = Unmanaged<Database>.fromOpaque(dbPointer!).takeUnretainedValue()
+                return db.busyCallback!(Int(tries)) ? 1 : 0
+            }, Unmanaged.passUnretained(self).toOpaque())
+        }
+        if let trace = configuration.trace {
+            self.trace { trace($0.expandedSQL) }
+        }
+        // Reading the schema fails early for a file that is not a database
+        // (SQLITE_NOTADB) or is corrupted.
+        try execute(sql: "SELECT COUNT(*) FROM sqlite_master")
+        try execute(sql: configuration.foreignKeysEnabled ? "PRAGMA foreign_keys = ON" : "PRAGMA foreign_keys = OFF")
+        if !configuration.readonly, case .wal = configuration.journalMode {
+            let mode = try String.fetchOne(self, sql: "PRAGMA journal_mode = WAL")
+            if mode?.lowercased() != "wal" && path != ":memory:" && !path.contains("mode=memory") {
+                throw DatabaseError(message: "could not activate WAL mode (journal mode is \(mode ?? "unknown"))")
+            }
+        }
+        for setup in configuration.setups {
+            try setup(self)
+        }
+    }
+
+    /// Closes the connection; the statements it prepared become invalid.
+    func close() {
+        statementCache.removeAll()
+        executionObserver = nil
+        authorizer.uninstall(from: self)
+        // Statements still retained by the user are finalized when released:
+        // close_v2 waits for them.
+        sqlite3_close_v2(sqliteConnection)
+    }
+
+    // MARK: - Access
+
+    /// Traps unless the connection is used from its current access block.
+    @inlinable
+    @inline(__always)
+    func preconditionValidAccess(_ what: @autoclosure () -> String = "A database connection") {
+        if _slowPath(accessOwner.load(ordering: .relaxed) != currentThreadID()) {
+            invalidAccess(what())
+        }
+    }
+
+    @usableFromInline
+    func invalidAccess(_ what: String) -> Never {
+        fatalError("""
+            \(what) was used outside of its database access: it is only valid inside the \
+            closure of `read`, `write`, `inDatabase` or `inTransaction` that provided it, \
+            on that closure's thread. Copy rows with `copy()` or fetch arrays with `fetchAll` \
+            to use results later.
+            """)
+    }
+
+    /// Runs `body` with this thread allowed to use the connection.
+    func withAccess<T>(_ body: (Database) throws -> T) rethrows -> T {
+        let previous = accessOwner.exchange(currentThreadID(), ordering: .relaxed)
+        defer { accessOwner.store(previous, ordering: .relaxed) }
+        return try body(self)
+    }
+
+    // MARK: - Connection state
+
+    /// The rowid of the last row inserted by this connection.
+    public var lastInsertedRowID: Int64 {
+        sqlite3_last_insert_rowid(sqliteConnection)
+    }
+
+    /// The number of rows changed by the last INSERT, UPDATE or DELETE.
+    public var changesCount: Int {
+        Int(sqlite3_changes64(sqliteConnection))
+    }
+
+    /// The number of rows changed since the connection was opened.
+    public var totalChangesCount: Int {
+        Int(sqlite3_total_changes64(sqliteConnection))
+    }
+
+    /// Whether a transaction is open (the connection is not in autocommit mode).
+    public var isInsideTransaction: Bool {
+        sqlite3_get_autocommit(sqliteConnection) == 0
+    }
+
+    /// The last SQLite error code of the connection.
+    public var lastErrorCode: ResultCode {
+        ResultCode(rawValue: sqlite3_extended_errcode(sqliteConnection))
+    }
+
+    /// The last SQLite error message of the connection.
+    public var lastErrorMessage: String? {
+        sqlite3_errmsg(sqliteConnection).map { String(cString: $0) }
+    }
+
+    /// The version of the SQLite library, e.g. 3040001.
+    public static var sqliteLibVersionNumber: CInt { sqlite3_libversion_number() }
+
+    /// The version of the SQLite library, e.g. "3.40.1".
+    public static var sqliteLibVersion: String { String(cString: sqlite3_libversion()) }
+
+    /// Frees as much memory as possible: the statement cache and SQLite's
+    /// page cache.
+    public func releaseMemory() {
+        statementCache.removeAll()
+        sqlite3_db_release_memory(sqliteConnection)
+    }
+
+    /// Interrupts the running statement, which fails with `SQLITE_INTERRUPT`.
+    /// Safe to call from any thread.
+    public func interrupt() {
+        sqlite3_interrupt(sqliteConnection)
+    }
+}
+
+extension Database: CustomDebugStringConvertible {
+    public var debugDescription: String { "<Database: \(description)>" }
+}
+
+/// An identifier of the current thread, cheap enough for hot paths.
+@inlinable
+@inline(__always)
+func currentThreadID() -> UInt {
+    #if canImport(Glibc)
+    UInt(pthread_self())
+    #else
+    UInt(bitPattern: pthread_self())
+    #endif
+}
+
+/// The hooks that the observation layer installs on a connection.
+protocol StatementExecutionObserver: AnyObject {
+    /// Before a statement runs.
+    func statementWillExecute(_ statement: Statement)
+    /// After a statement ran to completion.
+    func statementDidExecute(_ statement: Statement) throws
+    /// After a statement failed; may throw an observer's error instead.
+    func statementDidFail(_ statement: Statement) throws
+    /// Whether row deletions in `table` are observed (this disables
+    /// SQLite's truncate optimization, which would not report them).
+    func observesDeletions(on table: String) -> Bool
+}

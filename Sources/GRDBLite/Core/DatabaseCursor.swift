@@ -1,0 +1,63 @@
+import CSQLite
+
+/// A cursor that iterates the rows of a prepared statement.
+///
+/// Its elements are read from the statement's current row: iterate it
+/// inside the database access that created it. Using it elsewhere is a
+/// programmer error that traps with an explanation.
+public protocol DatabaseCursor<Element>: Cursor {
+    /// The statement that the cursor runs.
+    var statement: Statement { get }
+    /// Whether the statement has no more row. Implementation detail.
+    var _isDone: Bool { get set }
+    /// The element for the current row. Implementation detail.
+    func _element() throws -> Element
+}
+
+extension DatabaseCursor {
+    /// The SQL of the statement.
+    public var sql: String { statement.sql }
+    /// The arguments of the statement.
+    public var arguments: StatementArguments { statement.arguments }
+    /// The column names of the statement.
+    public var columnNames: [String] { statement.columnNames }
+    /// The number of columns of the statement.
+    public var columnCount: Int { statement.columnCount }
+
+    /// Binds arguments and tells the connection that the statement starts.
+    func _start(arguments: StatementArguments?) throws {
+        if let arguments {
+            try statement.setArguments(arguments)
+        } else {
+            try statement.prepareForExecution()
+        }
+        try statement.database.statementWillExecute(statement)
+    }
+
+    @inlinable
+    public func next() throws -> Element? {
+        if _isDone { return nil }
+        let statement = self.statement
+        statement.database.preconditionValidAccess("A database cursor")
+        statement.columnLookup.pointee.position = 0
+        switch sqlite3_step(statement.sqliteStatement) {
+        case SQLITE_ROW:
+            return try _element()
+        case SQLITE_DONE:
+            _isDone = true
+            try statement.database.statementDidExecute(statement)
+            return nil
+        case let code:
+            _isDone = true
+            try statement.database.statementDidFail(statement, code: code)
+        }
+    }
+
+    /// Calls `body` on each element.
+    @inlinable
+    public func forEach(_ body: (Element) throws -> Void) throws {
+        while let element = try next() {
+            try body(element)
+        }
+    }
+}

@@ -1,0 +1,242 @@
+import CSQLite
+import Foundation
+
+/// A custom SQL function, scalar or aggregate.
+///
+/// ```swift
+/// let unicodeUpper = DatabaseFunction("unicodeUpper", argumentCount: 1, pure: true) { dbValues in
+///     String.fromDatabaseValue(dbValues[0])?.uppercased()
+/// }
+/// db.add(function: unicodeUpper)
+/// try String.fetchOne(db, sql: "SELECT unicodeUpper(?)", arguments: ["é"]) // "É"
+/// ```
+///
+/// A function that throws makes the statement fail with the error's
+/// message (and its SQLite code, for a ``DatabaseError``).
+public final class DatabaseFunction: Hashable, @unchecked Sendable {
+    /// Identifies a function in SQLite: its name and number of arguments.
+    struct ID: Hashable {
+        let name: String
+        let argumentCount: CInt
+    }
+
+    /// The name of the function.
+    public let name: String
+    let argumentCount: CInt
+    let isPure: Bool
+    private let kind: Kind
+
+    // Immutable: the metatype of an aggregate is safe to share.
+    private enum Kind {
+        case scalar(@Sendable ([DatabaseValue]) throws -> (any DatabaseValueConvertible)?)
+        case aggregate(any DatabaseAggregate.Type)
+    }
+
+    var id: ID { ID(name: name.lowercased(), argumentCount: argumentCount) }
+
+    /// A scalar function.
+    ///
+    /// - parameters:
+    ///   - name: The name of the function.
+    ///   - argumentCount: The number of arguments; nil for any number.
+    ///   - pure: Whether the result only depends on the arguments, which
+    ///     lets SQLite optimize (and use the function in indexes).
+    ///   - function: Computes the result from the arguments.
+    public init(
+        _ name: String,
+        argumentCount: Int? = nil,
+        pure: Bool = false,
+        function: @escaping @Sendable ([DatabaseValue]) throws -> (any DatabaseValueConvertible)?)
+    {
+        self.name = name
+        self.argumentCount = CInt(argumentCount ?? -1)
+        self.isPure = pure
+        self.kind = .scalar(function)
+    }
+
+    /// An aggregate function: SQLite creates one `Aggregate` per group,
+    /// calls its `step` for each row, then `finalize`.
+    public init<Aggregate: DatabaseAggregate>(
+        _ name: String,
+        argumentCount: Int? = nil,
+        pure: Bool = false,
+        aggregate: Aggregate.Type)
+    {
+        self.name = name
+        self.argumentCount = CInt(argumentCount ?? -1)
+        self.isPure = pure
+        self.kind = .aggregate(aggregate)
+    }
+
+    public static func == (lhs: DatabaseFunction, rhs: DatabaseFunction) -> Bool {
+        lhs.id == rhs.id
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(id)
+    }
+
+    /// Registers the function on a connection.
+    func install(in db: Database) {
+        let flags = SQLITE_UTF8 | (isPure ? SQLITE_DETERMINISTIC : 0)
+        // SQLite owns a retained reference, released by xDestroy.
+        let context = Unmanaged.passRetained(self).toOpaque()
+        let destroy: @convention(c) (UnsafeMutableRawPointer?) -> Void = {
+            Unmanaged<DatabaseFunction>.fromOpaque($0!).release()
+        }
+        let code: CInt
+        switch kind {
+        case .scalar:
+            code = sqlite3_create_function_v2(
+                db.sqliteConnection, name, argumentCount, flags, context,
+                { sqliteContext, argc, argv in
+                    let function = Unmanaged<DatabaseFunction>
+                        .fromOpaque(sqlite3_user_data(sqliteContext)).takeUnretainedValue()
+                    guard case .scalar(let body) = function.kind else { return }
+                    do {
+                        let result = try body(DatabaseFunction.arguments(argc, argv))
+                        DatabaseFunction.setResult(result?.databaseValue ?? .null, sqliteContext)
+                    } catch {
+                        DatabaseFunction.setError(error, sqliteContext)
+                    }
+                },
+                nil, nil, destroy)
+        case .aggregate:
+            code = sqlite3_create_function_v2(
+                db.sqliteConnection, name, argumentCount, flags, context,
+                nil,
+                { sqliteContext, argc, argv in
+                    let state = DatabaseFunction.aggregateState(sqliteContext)
+                    guard state.error == nil else { return }
+                    do {
+                        try state.aggregate.step(DatabaseFunction.arguments(argc, argv))
+                    } catch {
+                        state.error = error
+                    }
+                },
+                { sqliteContext in
+                    let state = DatabaseFunction.aggregateState(sqliteContext, final: true)
+                    if let error = state.error {
+                        DatabaseFunction.setError(error, sqliteContext)
+                        return
+                    }
+                    do {
+                        let result = try state.aggregate.finalize()
+                        DatabaseFunction.setResult(result?.databaseValue ?? .null, sqliteContext)
+                    } catch {
+                        DatabaseFunction.setError(error, sqliteContext)
+                    }
+                },
+                destroy)
+        }
+        if code != SQLITE_OK {
+            fatalError("\(DatabaseError(resultCode: code, message: db.lastErrorMessage))")
+        }
+    }
+
+    func uninstall(from db: Database) {
+        sqlite3_create_function_v2(db.sqliteConnection, name, argumentCount, SQLITE_UTF8, nil, nil, nil, nil, nil)
+    }
+
+    private static func arguments(_ argc: CInt, _ argv: UnsafeMutablePointer<OpaquePointer?>?) -> [DatabaseValue] {
+        (0..<Int(argc)).map { DatabaseValue(sqliteValue: argv![$0]!) }
+    }
+
+    private static func setResult(_ dbValue: DatabaseValue, _ sqliteContext: OpaquePointer?) {
+        switch dbValue.storage {
+        case .null:
+            sqlite3_result_null(sqliteContext)
+        case .int64(let value):
+            sqlite3_result_int64(sqliteContext, value)
+        case .double(let value):
+            sqlite3_result_double(sqliteContext, value)
+        case .string(var value):
+            value.withUTF8 {
+                sqlite3_result_text64(
+                    sqliteContext, UnsafeRawPointer($0.baseAddress ?? UnsafePointer(bitPattern: 1)!)
+                        .assumingMemoryBound(to: CChar.self),
+                    sqlite3_uint64($0.count), grdblite_transient(), UInt8(SQLITE_UTF8))
+            }
+        case .blob(let data):
+            data.withUnsafeBytes {
+                if let start = $0.baseAddress, $0.count > 0 {
+                    sqlite3_result_blob64(sqliteContext, start, sqlite3_uint64($0.count), grdblite_transient())
+                } else {
+                    sqlite3_result_zeroblob(sqliteContext, 0)
+                }
+            }
+        }
+    }
+
+    private static func setError(_ error: any Error, _ sqliteContext: OpaquePointer?) {
+        if let error = error as? DatabaseError {
+            sqlite3_result_error(sqliteContext, error.message ?? "error", -1)
+            sqlite3_result_error_code(sqliteContext, error.extendedResultCode.rawValue)
+        } else {
+            sqlite3_result_error(sqliteContext, "\(error)", -1)
+        }
+    }
+
+    /// The state of one group of an aggregate.
+    private final class AggregateState {
+        var aggregate: any DatabaseAggregate
+        var error: (any Error)?
+        init(_ aggregate: any DatabaseAggregate) { self.aggregate = aggregate }
+    }
+
+    /// The state stored in SQLite's aggregate context; `final` releases it.
+    private static func aggregateState(_ sqliteContext: OpaquePointer?, final: Bool = false) -> AggregateState {
+        let size = CInt(MemoryLayout<UnsafeMutableRawPointer?>.size)
+        let slot = sqlite3_aggregate_context(sqliteContext, size)!.assumingMemoryBound(to: UnsafeMutableRawPointer?.self)
+        let state: AggregateState
+        if let pointer = slot.pointee {
+            state = Unmanaged<AggregateState>.fromOpaque(pointer).takeUnretainedValue()
+        } else {
+            let function = Unmanaged<DatabaseFunction>.fromOpaque(sqlite3_user_data(sqliteContext)).takeUnretainedValue()
+            guard case .aggregate(let type) = function.kind else { fatalError("not an aggregate") }
+            state = AggregateState(type.init())
+            slot.pointee = Unmanaged.passRetained(state).toOpaque()
+        }
+        if final, let pointer = slot.pointee {
+            Unmanaged<AggregateState>.fromOpaque(pointer).release()
+            slot.pointee = nil
+        }
+        return state
+    }
+}
+
+/// The state of an aggregate function for one group of rows.
+///
+/// ```swift
+/// struct MySum: DatabaseAggregate {
+///     var sum = 0
+///     mutating func step(_ dbValues: [DatabaseValue]) {
+///         sum += Int.fromDatabaseValue(dbValues[0]) ?? 0
+///     }
+///     func finalize() -> (any DatabaseValueConvertible)? { sum }
+/// }
+/// db.add(function: DatabaseFunction("mysum", argumentCount: 1, aggregate: MySum.self))
+/// ```
+public protocol DatabaseAggregate {
+    init()
+    /// Called for each row of the group.
+    mutating func step(_ dbValues: [DatabaseValue]) throws
+    /// The result for the group.
+    func finalize() throws -> (any DatabaseValueConvertible)?
+}
+
+extension Database {
+    /// Adds or replaces a custom SQL function.
+    public func add(function: DatabaseFunction) {
+        preconditionValidAccess()
+        functions[function.id] = function
+        function.install(in: self)
+    }
+
+    /// Removes a custom SQL function.
+    public func remove(function: DatabaseFunction) {
+        preconditionValidAccess()
+        functions[function.id] = nil
+        function.uninstall(from: self)
+    }
+}

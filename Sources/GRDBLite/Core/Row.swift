@@ -1,0 +1,398 @@
+import CSQLite
+import Foundation
+
+/// A database row.
+///
+/// ```swift
+/// let row = try Row.fetchOne(db, sql: "SELECT id, name FROM player")!
+/// let id: Int64 = row[0]            // by index, leftmost is 0
+/// let name: String = row["name"]    // by name, case-insensitive
+/// let name: String? = row["name"]   // nil for NULL or a missing column
+/// ```
+///
+/// Rows from a cursor read the current row of the statement without
+/// copying: they change as the cursor moves. Keep them with ``copy()``, or
+/// fetch arrays, whose rows are copies.
+///
+/// Reading a NULL into a non-optional, or a value that does not convert,
+/// through a subscript is a programmer error that traps with a message
+/// naming the column. Use ``decode(_:atIndex:)`` and
+/// ``decode(_:forColumn:)`` to get a thrown ``RowDecodingError`` instead.
+public final class Row {
+    /// The statement whose current row this row reads (cursor rows).
+    @usableFromInline let statement: Statement?
+    @usableFromInline let sqliteStatement: SQLiteStatement?
+    /// The values of a copied row.
+    @usableFromInline let storedValues: [DatabaseValue]
+    /// The column names of a copied row.
+    @usableFromInline let storedNames: [String]
+    /// The first column of the row in the statement or stored values (rows
+    /// that are scopes of a larger row see a slice of its columns).
+    @usableFromInline let offset: Int
+    /// The number of columns in the row.
+    public let count: Int
+    /// Named slices of the row, for requests that join several tables.
+    let scopeLayouts: [String: ScopeLayout]
+    /// Rows fetched by an extra request, for to-many associations.
+    public internal(set) var prefetchedRows = PrefetchedRowsView()
+
+    /// A named slice of a row's columns, relative to the row.
+    struct ScopeLayout {
+        var offset: Int
+        var count: Int
+        var scopes: [String: ScopeLayout] = [:]
+    }
+
+    /// A row that reads the current row of `statement`.
+    init(statement: Statement, offset: Int = 0, count: Int? = nil, scopeLayouts: [String: ScopeLayout] = [:]) {
+        self.statement = statement
+        self.sqliteStatement = statement.sqliteStatement
+        self.storedValues = []
+        self.storedNames = []
+        self.offset = offset
+        self.count = count ?? statement.columnCount
+        self.scopeLayouts = scopeLayouts
+    }
+
+    /// A row that owns its values.
+    init(values: [DatabaseValue], names: [String], offset: Int = 0, count: Int? = nil,
+         scopeLayouts: [String: ScopeLayout] = [:], prefetchedRows: PrefetchedRowsView = .init())
+    {
+        self.statement = nil
+        self.sqliteStatement = nil
+        self.storedValues = values
+        self.storedNames = names
+        self.offset = offset
+        self.count = count ?? values.count
+        self.scopeLayouts = scopeLayouts
+        self.prefetchedRows = prefetchedRows
+    }
+
+    /// An empty row.
+    public convenience init() {
+        self.init(values: [], names: [])
+    }
+
+    /// A row from a dictionary of values (in the dictionary's order).
+    public convenience init(_ dictionary: [String: (any DatabaseValueConvertible)?]) {
+        self.init(values: dictionary.values.map { $0?.databaseValue ?? .null }, names: Array(dictionary.keys))
+    }
+
+    /// A row from a dictionary, or nil if a key is not a String or a value
+    /// is not ``DatabaseValueConvertible``.
+    public convenience init?(_ dictionary: [AnyHashable: Any]) {
+        var names: [String] = []
+        var values: [DatabaseValue] = []
+        for (key, value) in dictionary {
+            guard let name = key.base as? String, let dbValue = DatabaseValue(value: value) else { return nil }
+            names.append(name)
+            values.append(dbValue)
+        }
+        self.init(values: values, names: names)
+    }
+
+    /// A copy that does not change when a cursor moves on.
+    public func copy() -> Row {
+        if statement == nil { return self }
+        return Row(
+            values: databaseValues,
+            names: columnNames,
+            scopeLayouts: scopeLayouts,
+            prefetchedRows: prefetchedRows)
+    }
+
+    // MARK: - Columns
+
+    /// The column names, left to right.
+    public var columnNames: [String] {
+        if let statement {
+            if offset == 0 && count == statement.columnCount { return statement.columnNames }
+            return Array(statement.columnNames[offset..<(offset + count)])
+        }
+        if offset == 0 && count == storedNames.count { return storedNames }
+        return Array(storedNames[offset..<(offset + count)])
+    }
+
+    /// The values, left to right.
+    public var databaseValues: [DatabaseValue] {
+        (0..<count).map(databaseValue(atUncheckedIndex:))
+    }
+
+    /// Whether the row has a column named `name` (case-insensitive).
+    public func hasColumn(_ name: String) -> Bool {
+        index(forColumn: name) != nil
+    }
+
+    /// Whether a value of the row is not NULL.
+    public var containsNonNullValue: Bool {
+        (0..<count).contains { !hasNull(atUncheckedIndex: $0) }
+    }
+
+    /// Whether the value at `index` is NULL.
+    public func hasNull(atIndex index: Int) -> Bool {
+        checkIndex(index)
+        return hasNull(atUncheckedIndex: index)
+    }
+
+    func hasNull(atUncheckedIndex index: Int) -> Bool {
+        if let sqliteStatement {
+            return sqlite3_column_type(sqliteStatement, CInt(offset + index)) == SQLITE_NULL
+        }
+        return storedValues[offset + index].isNull
+    }
+
+    /// The index of the leftmost column named `name` (case-insensitive).
+    @inlinable
+    @inline(__always)
+    public func index(forColumn name: String) -> Int? {
+        if let statement {
+            return statement.columnLookup.index(of: name, offset: offset, width: count, in: statement)
+        }
+        return storedIndex(forColumn: name)
+    }
+
+    @usableFromInline
+    func storedIndex(forColumn name: String) -> Int? {
+        storedNames[offset..<(offset + count)].firstIndex { $0.equalsIgnoringCase(name) }.map { $0 - offset }
+    }
+
+    func columnName(atUncheckedIndex index: Int) -> String {
+        if let statement {
+            return String(cString: sqlite3_column_name(statement.sqliteStatement, CInt(offset + index)))
+        }
+        return storedNames[offset + index]
+    }
+
+    @usableFromInline
+    func checkIndex(_ index: Int) {
+        if index < 0 || index >= count {
+            fatalError("Row index out of range: \(index) in a row of \(count) columns: \(self)")
+        }
+    }
+
+    // MARK: - Values
+
+    /// The value at `index`, without bounds check.
+    @inlinable
+    public func databaseValue(atUncheckedIndex index: Int) -> DatabaseValue {
+        if let sqliteStatement {
+            return DatabaseValue(sqliteStatement: sqliteStatement, index: CInt(offset + index))
+        }
+        return storedValues[offset + index]
+    }
+
+    /// Decodes a value with the `sqlite3_column_*` call that matches its type.
+    @inlinable
+    @inline(__always)
+    func fastDecode<Value: DatabaseValueConvertible & StatementColumnConvertible>(
+        _ type: Value.Type,
+        atUncheckedIndex index: Int) throws -> Value
+    {
+        if let sqliteStatement {
+            if let value = Value.fromStatement(sqliteStatement, atUncheckedIndex: CInt(offset + index)) {
+                return value
+            }
+            throw RowDecodingError.valueMismatch(
+                Value.self, row: self, columnIndex: index, databaseValue: databaseValue(atUncheckedIndex: index))
+        }
+        return try Value.decode(fromRow: self, atUncheckedIndex: index)
+    }
+
+    /// The value at `index` (leftmost is 0), as the requested type, or
+    /// throws a ``RowDecodingError``.
+    @inlinable
+    public func decode<Value: DatabaseValueConvertible>(
+        _ type: Value.Type = Value.self,
+        atIndex index: Int) throws -> Value
+    {
+        checkIndex(index)
+        return try Value.decode(fromRow: self, atUncheckedIndex: index)
+    }
+
+    /// The value at `index` (leftmost is 0), as the requested type, or
+    /// throws a ``RowDecodingError``.
+    @inlinable
+    public func decode<Value: DatabaseValueConvertible & StatementColumnConvertible>(
+        _ type: Value.Type = Value.self,
+        atIndex index: Int) throws -> Value
+    {
+        checkIndex(index)
+        return try fastDecode(Value.self, atUncheckedIndex: index)
+    }
+
+    /// The value of the leftmost column named `name`, as the requested
+    /// type, or throws a ``RowDecodingError``. A missing column is nil for
+    /// optionals, an error otherwise.
+    @inlinable
+    public func decode<Value: DatabaseValueConvertible>(
+        _ type: Value.Type = Value.self,
+        forColumn name: String) throws -> Value
+    {
+        guard let index = index(forColumn: name) else {
+            return try Value.fromMissingColumn() ?? { throw RowDecodingError.columnNotFound(name, type: Value.self, row: self) }()
+        }
+        return try Value.decode(fromRow: self, atUncheckedIndex: index)
+    }
+
+    /// The value of the leftmost column named `name`, as the requested
+    /// type, or throws a ``RowDecodingError``.
+    @inlinable
+    public func decode<Value: DatabaseValueConvertible & StatementColumnConvertible>(
+        _ type: Value.Type = Value.self,
+        forColumn name: String) throws -> Value
+    {
+        guard let index = index(forColumn: name) else {
+            return try Value.fromMissingColumn() ?? { throw RowDecodingError.columnNotFound(name, type: Value.self, row: self) }()
+        }
+        return try fastDecode(Value.self, atUncheckedIndex: index)
+    }
+
+    /// The value at `index`, or nil for NULL.
+    public subscript(_ index: Int) -> (any DatabaseValueConvertible)? {
+        checkIndex(index)
+        return databaseValue(atUncheckedIndex: index).storage.value
+    }
+
+    /// The value at `index` (leftmost is 0). Traps if it is NULL and the
+    /// type is not optional, or if it does not convert.
+    @inlinable
+    public subscript<Value: DatabaseValueConvertible>(_ index: Int) -> Value {
+        do { return try decode(Value.self, atIndex: index) } catch { conversionFailure(error) }
+    }
+
+    /// The value at `index` (leftmost is 0). Traps if it is NULL and the
+    /// type is not optional, or if it does not convert.
+    @inlinable
+    @inline(__always)
+    public subscript<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ index: Int) -> Value {
+        checkIndex(index)
+        do { return try fastDecode(Value.self, atUncheckedIndex: index) } catch { conversionFailure(error) }
+    }
+
+    /// The value of the leftmost column named `name`, or nil for NULL or a
+    /// missing column.
+    public subscript(_ name: String) -> (any DatabaseValueConvertible)? {
+        guard let index = index(forColumn: name) else { return nil }
+        return databaseValue(atUncheckedIndex: index).storage.value
+    }
+
+    /// The value of the leftmost column named `name` (case-insensitive).
+    /// Traps if the column is missing or NULL and the type is not optional,
+    /// or if the value does not convert.
+    @inlinable
+    public subscript<Value: DatabaseValueConvertible>(_ name: String) -> Value {
+        do { return try decode(Value.self, forColumn: name) } catch { conversionFailure(error) }
+    }
+
+    /// The value of the leftmost column named `name` (case-insensitive).
+    /// Traps if the column is missing or NULL and the type is not optional,
+    /// or if the value does not convert.
+    @inlinable
+    @inline(__always)
+    public subscript<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ name: String) -> Value {
+        guard let index = index(forColumn: name) else {
+            guard let value = Value.fromMissingColumn() else {
+                conversionFailure(RowDecodingError.columnNotFound(name, type: Value.self, row: self))
+            }
+            return value
+        }
+        do { return try fastDecode(Value.self, atUncheckedIndex: index) } catch { conversionFailure(error) }
+    }
+
+    @usableFromInline
+    func conversionFailure(_ error: any Error) -> Never {
+        fatalError("\(error)")
+    }
+
+    // MARK: - Blobs without copy
+
+    /// The bytes of the blob at `index`, without copy: valid until the
+    /// cursor moves on. Nil for NULL.
+    public func dataNoCopy(atIndex index: Int) -> Data? {
+        checkIndex(index)
+        guard let sqliteStatement else {
+            return Data.fromDatabaseValue(storedValues[offset + index])
+        }
+        let column = CInt(offset + index)
+        switch sqlite3_column_type(sqliteStatement, column) {
+        case SQLITE_NULL:
+            return nil
+        case SQLITE_BLOB, SQLITE_TEXT:
+            let bytes = DatabaseValue.blobBytes(sqliteStatement, column)
+            guard let start = bytes.baseAddress else { return Data() }
+            return Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: start), count: bytes.count, deallocator: .none)
+        default:
+            return Data.fromDatabaseValue(databaseValue(atUncheckedIndex: index))
+        }
+    }
+
+    /// The bytes of the blob in column `name`, without copy: valid until
+    /// the cursor moves on. Nil for NULL or a missing column.
+    public func dataNoCopy(named name: String) -> Data? {
+        index(forColumn: name).flatMap(dataNoCopy(atIndex:))
+    }
+}
+
+// A row from a cursor reads a statement that belongs to one thread.
+@available(*, unavailable)
+extension Row: Sendable { }
+
+extension Row: ExpressibleByDictionaryLiteral {
+    /// A row from a dictionary literal, in the literal's order:
+    /// `["id": 1, "name": "Arthur"]`.
+    public convenience init(dictionaryLiteral elements: (String, (any DatabaseValueConvertible)?)...) {
+        self.init(values: elements.map { $0.1?.databaseValue ?? .null }, names: elements.map(\.0))
+    }
+}
+
+extension Row: RandomAccessCollection {
+    /// A position in a row.
+    public struct Index: Comparable, Strideable, Sendable {
+        let value: Int
+        public static func < (lhs: Index, rhs: Index) -> Bool { lhs.value < rhs.value }
+        public func distance(to other: Index) -> Int { other.value - value }
+        public func advanced(by n: Int) -> Index { Index(value: value + n) }
+    }
+
+    public var startIndex: Index { Index(value: 0) }
+    public var endIndex: Index { Index(value: count) }
+
+    /// The (column name, value) pair at `position`.
+    public subscript(position: Index) -> (String, DatabaseValue) {
+        checkIndex(position.value)
+        return (columnName(atUncheckedIndex: position.value), databaseValue(atUncheckedIndex: position.value))
+    }
+}
+
+extension Row: Hashable {
+    /// Rows are equal when they have the same columns, in the same order,
+    /// with equal values (scopes and prefetched rows included).
+    public static func == (lhs: Row, rhs: Row) -> Bool {
+        if lhs === rhs { return true }
+        guard lhs.count == rhs.count else { return false }
+        for index in 0..<lhs.count {
+            guard lhs.columnName(atUncheckedIndex: index) == rhs.columnName(atUncheckedIndex: index),
+                  lhs.databaseValue(atUncheckedIndex: index) == rhs.databaseValue(atUncheckedIndex: index)
+            else { return false }
+        }
+        return lhs.prefetchedRows == rhs.prefetchedRows
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(count)
+        for index in 0..<count {
+            hasher.combine(columnName(atUncheckedIndex: index))
+            hasher.combine(databaseValue(atUncheckedIndex: index))
+        }
+    }
+}
+
+extension Row: CustomStringConvertible, CustomDebugStringConvertible {
+    /// `[id:1 name:"Arthur"]`
+    public var description: String {
+        "[" + (0..<count).map { "\(columnName(atUncheckedIndex: $0)):\(databaseValue(atUncheckedIndex: $0))" }
+            .joined(separator: " ") + "]"
+    }
+
+    public var debugDescription: String { "▿ " + description }
+}

@@ -1,0 +1,85 @@
+import Foundation
+
+/// A type that identifies a database column by name.
+public protocol ColumnExpression: SQLSpecificExpressible {
+    /// The column name.
+    var name: String { get }
+}
+
+extension ColumnExpression {
+    public var sqlExpression: SQLExpression { .column(name) }
+}
+
+/// A database column.
+///
+/// ```swift
+/// let nameColumn = Column("name")
+/// let name: String = row[nameColumn]
+/// let players = try Player.order(Column("score").desc).fetchAll(db)
+/// ```
+public struct Column: ColumnExpression, Sendable, Hashable {
+    /// The hidden `rowid` column.
+    public static let rowID = Column("rowid")
+
+    public let name: String
+
+    /// A column named `name`.
+    public init(_ name: String) {
+        self.name = name
+    }
+
+    /// A column named after a coding key: `Column(CodingKeys.name)`.
+    public init(_ codingKey: some CodingKey) {
+        self.name = codingKey.stringValue
+    }
+}
+
+/// All columns of a table: `*`.
+public struct AllColumns: SQLSelectable, Sendable {
+    public init() { }
+
+    public var sqlSelection: SQLSelection { .allColumns }
+}
+
+extension SQLSelectable where Self == AllColumns {
+    /// All columns: `*`.
+    public static var allColumns: AllColumns { AllColumns() }
+}
+
+extension Row {
+    /// The value of `column`, or nil for NULL or a missing column.
+    public subscript(_ column: some ColumnExpression) -> (any DatabaseValueConvertible)? {
+        self[column.name]
+    }
+
+    /// The value of `column`. Traps if the column is missing or NULL and
+    /// the type is not optional, or if the value does not convert.
+    @inlinable
+    public subscript<Value: DatabaseValueConvertible>(_ column: some ColumnExpression) -> Value {
+        self[column.name]
+    }
+
+    /// The value of `column`. Traps if the column is missing or NULL and
+    /// the type is not optional, or if the value does not convert.
+    @inlinable
+    public subscript<Value: DatabaseValueConvertible & StatementColumnConvertible>(
+        _ column: some ColumnExpression) -> Value
+    {
+        self[column.name]
+    }
+
+    /// The value of `column` as the requested type, or throws a
+    /// ``RowDecodingError``.
+    @inlinable
+    public func decode<Value: DatabaseValueConvertible>(
+        _ type: Value.Type = Value.self,
+        forColumn column: some ColumnExpression) throws -> Value
+    {
+        try decode(type, forColumn: column.name)
+    }
+
+    /// The bytes of the blob of `column`, without copy.
+    public func dataNoCopy(_ column: some ColumnExpression) -> Data? {
+        dataNoCopy(named: column.name)
+    }
+}

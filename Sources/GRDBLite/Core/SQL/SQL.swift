@@ -1,0 +1,175 @@
+/// SQL with bound values, built with string interpolation: interpolated
+/// values become statement arguments, never SQL text.
+///
+/// ```swift
+/// let name = "O'Brien"
+/// try db.execute(literal: "INSERT INTO player (name) VALUES (\(name))")
+/// // INSERT INTO player (name) VALUES (?) with arguments ["O'Brien"]
+///
+/// let query: SQL = "SELECT * FROM player WHERE \(Column("score")) > \(1000)"
+/// try db.execute(literal: "\(sql: "DELETE FROM player")")
+/// ```
+public struct SQL: Sendable {
+    enum Element: Sendable {
+        case sql(String, StatementArguments)
+        case expression(SQLExpression)
+    }
+
+    var elements: [Element]
+
+    init(elements: [Element]) {
+        self.elements = elements
+    }
+
+    /// Raw SQL, with arguments for its parameters.
+    public init(sql: String, arguments: StatementArguments = StatementArguments()) {
+        self.init(elements: [.sql(sql, arguments)])
+    }
+
+    /// An expression.
+    public init(_ expression: some SQLExpressible) {
+        self.init(elements: [.expression(expression.sqlExpression)])
+    }
+
+    /// Whether the literal is empty.
+    public var isEmpty: Bool {
+        elements.allSatisfy {
+            if case .sql(let sql, let arguments) = $0 { return sql.isEmpty && arguments.isEmpty }
+            return false
+        }
+    }
+
+    /// The SQL and its arguments.
+    public func build(_ db: Database) throws -> (sql: String, arguments: StatementArguments) {
+        let context = SQLGenerationContext(db)
+        let sql = try sql(context)
+        return (sql, context.arguments)
+    }
+
+    func sql(_ context: SQLGenerationContext) throws -> String {
+        var result = ""
+        for element in elements {
+            switch element {
+            case let .sql(sql, arguments):
+                result += sql
+                context.append(arguments)
+            case .expression(let expression):
+                result += try expression.sql(context)
+            }
+        }
+        return result
+    }
+
+    /// Appends another literal.
+    public mutating func append(literal: SQL) {
+        elements += literal.elements
+    }
+
+    /// Appends raw SQL.
+    public mutating func append(sql: String, arguments: StatementArguments = StatementArguments()) {
+        elements.append(.sql(sql, arguments))
+    }
+
+    /// Concatenates two literals.
+    public static func + (lhs: SQL, rhs: SQL) -> SQL {
+        SQL(elements: lhs.elements + rhs.elements)
+    }
+
+    /// Appends a literal.
+    public static func += (lhs: inout SQL, rhs: SQL) {
+        lhs.elements += rhs.elements
+    }
+}
+
+extension SQL: ExpressibleByStringInterpolation {
+    public init(stringLiteral value: String) {
+        self.init(sql: value)
+    }
+
+    public init(stringInterpolation: SQLInterpolation) {
+        self.init(elements: stringInterpolation.elements)
+    }
+}
+
+extension SQL: SQLSpecificExpressible {
+    public var sqlExpression: SQLExpression { .literal(self) }
+}
+
+extension Sequence where Element == SQL {
+    /// The literals joined with a separator.
+    public func joined(separator: String = "") -> SQL {
+        var result = SQL(elements: [])
+        for (index, literal) in enumerated() {
+            if index > 0 && !separator.isEmpty { result.append(sql: separator) }
+            result += literal
+        }
+        return result
+    }
+}
+
+/// The string interpolation of ``SQL``.
+public struct SQLInterpolation: StringInterpolationProtocol {
+    var elements: [SQL.Element] = []
+
+    public init(literalCapacity: Int, interpolationCount: Int) {
+        elements.reserveCapacity(interpolationCount * 2 + 1)
+    }
+
+    public mutating func appendLiteral(_ literal: String) {
+        elements.append(.sql(literal, StatementArguments()))
+    }
+
+    /// Raw SQL: `"SELECT \(sql: "*") FROM player"`.
+    public mutating func appendInterpolation(sql: String, arguments: StatementArguments = StatementArguments()) {
+        elements.append(.sql(sql, arguments))
+    }
+
+    /// Another literal.
+    public mutating func appendInterpolation(literal: SQL) {
+        elements += literal.elements
+    }
+
+    /// A value, bound as an argument, or a column or an expression.
+    public mutating func appendInterpolation(_ expressible: some SQLExpressible) {
+        elements.append(.expression(expressible.sqlExpression))
+    }
+
+    /// An optional value: NULL when nil.
+    public mutating func appendInterpolation(_ value: (some DatabaseValueConvertible)?) {
+        elements.append(.expression(.value(value?.databaseValue ?? .null)))
+    }
+
+    /// An identifier, quoted: `"SELECT * FROM \(identifier: tableName)"`.
+    public mutating func appendInterpolation(identifier: String) {
+        elements.append(.sql(identifier.quotedDatabaseIdentifier, StatementArguments()))
+    }
+}
+
+extension Database {
+    /// Executes SQL built with interpolation; interpolated values are bound
+    /// as arguments.
+    ///
+    /// ```swift
+    /// try db.execute(literal: "UPDATE player SET name = \(name) WHERE id = \(id)")
+    /// ```
+    public func execute(literal sqlLiteral: SQL) throws {
+        let (sql, arguments) = try sqlLiteral.build(self)
+        try execute(sql: sql, arguments: arguments)
+    }
+
+    /// Prepares a statement from SQL built with interpolation.
+    public func makeStatement(literal sqlLiteral: SQL) throws -> Statement {
+        let (sql, arguments) = try sqlLiteral.build(self)
+        let statement = try makeStatement(sql: sql)
+        try statement.setArguments(arguments)
+        return statement
+    }
+
+    /// Returns a cached statement for SQL built with interpolation.
+    public func cachedStatement(literal sqlLiteral: SQL) throws -> Statement {
+        let (sql, arguments) = try sqlLiteral.build(self)
+        let statement = try cachedStatement(sql: sql)
+        try statement.setArguments(arguments)
+        return statement
+    }
+}

@@ -1,0 +1,247 @@
+import CSQLite
+
+/// A prepared statement.
+///
+/// ```swift
+/// let statement = try db.makeStatement(sql: "INSERT INTO player (name) VALUES (?)")
+/// try statement.execute(arguments: ["Arthur"])
+/// try statement.execute(arguments: ["Barbara"])
+///
+/// let select = try db.cachedStatement(sql: "SELECT * FROM player WHERE name = ?")
+/// let rows = try Row.fetchAll(select, arguments: ["Arthur"])
+/// ```
+///
+/// A statement belongs to its connection: use it only inside the database
+/// access that created it, or a later one on the same queue.
+public final class Statement {
+    /// The raw SQLite statement, for the SQLite C API. Don't finalize it.
+    public let sqliteStatement: SQLiteStatement
+    /// The connection that prepared the statement.
+    @usableFromInline unowned let database: Database
+    /// The SQL of the statement, without surrounding white space and semicolons.
+    public let sql: String
+    /// The number of columns of the rows the statement returns.
+    public let columnCount: Int
+    /// For each parameter, its name without prefix, or nil for `?`.
+    let argumentNames: [String?]
+    /// What the statement does, from the authorizer.
+    let info: StatementInfo
+    /// Column name lookups of the current row, remembered across rows.
+    @usableFromInline let columnLookup: UnsafeMutablePointer<ColumnLookup>
+
+    private var _arguments = StatementArguments()
+    /// Whether the bound values match `arguments` (false before any
+    /// arguments were set, so that a statement with parameters can't run
+    /// with unset values).
+    private var argumentsAreBound: Bool
+
+    /// The column names, left to right.
+    public private(set) lazy var columnNames: [String] = (0..<CInt(columnCount)).map {
+        String(cString: sqlite3_column_name(sqliteStatement, $0))
+    }
+
+    init(database: Database, sqliteStatement: SQLiteStatement, info: StatementInfo) {
+        self.database = database
+        self.sqliteStatement = sqliteStatement
+        self.info = info
+        self.sql = String(cString: sqlite3_sql(sqliteStatement)).trimmedSQLStatement
+        self.columnCount = Int(sqlite3_column_count(sqliteStatement))
+        let parameterCount = sqlite3_bind_parameter_count(sqliteStatement)
+        self.argumentNames = (0..<parameterCount).map { index in
+            // `:name`, `$name`, `@name` are named; `?` and `?NNN` positional.
+            guard let cName = sqlite3_bind_parameter_name(sqliteStatement, index + 1) else { return nil }
+            let name = String(cString: cName)
+            return name.hasPrefix("?") ? nil : String(name.dropFirst())
+        }
+        self.argumentsAreBound = parameterCount == 0
+        self.columnLookup = .allocate(capacity: 1)
+        self.columnLookup.initialize(to: ColumnLookup(capacity: max(columnCount, 4)))
+    }
+
+    deinit {
+        columnLookup.pointee.destroy()
+        columnLookup.deinitialize(count: 1)
+        columnLookup.deallocate()
+        sqlite3_finalize(sqliteStatement)
+    }
+
+    /// Whether the statement makes no direct change to the database file.
+    public var isReadonly: Bool {
+        sqlite3_stmt_readonly(sqliteStatement) != 0
+    }
+
+    /// The index of the leftmost column named `name` (case-insensitive).
+    public func index(ofColumn name: String) -> Int? {
+        columnNames.firstIndex { $0.equalsIgnoringCase(name) }
+    }
+
+    // MARK: - Arguments
+
+    /// The statement arguments. Setting arguments that don't fit the
+    /// statement is a programmer error: prefer ``setArguments(_:)``, which
+    /// throws.
+    public var arguments: StatementArguments {
+        get { _arguments }
+        set {
+            do {
+                try setArguments(newValue)
+            } catch {
+                fatalError("\(error)")
+            }
+        }
+    }
+
+    /// Throws a ``DatabaseError`` if `arguments` don't provide exactly the
+    /// values the statement expects.
+    public func validateArguments(_ arguments: StatementArguments) throws {
+        var arguments = arguments
+        _ = try arguments.extractBindings(forStatement: self, allowingRemainingValues: false)
+    }
+
+    /// Validates and binds arguments.
+    public func setArguments(_ arguments: StatementArguments) throws {
+        var consumable = arguments
+        let bindings = try consumable.extractBindings(forStatement: self, allowingRemainingValues: false)
+        bind(bindings, arguments: arguments)
+    }
+
+    /// Binds arguments without validation: the caller guarantees they fit.
+    public func setUncheckedArguments(_ arguments: StatementArguments) {
+        var consumable = arguments
+        guard let bindings = try? consumable.extractBindings(forStatement: self, allowingRemainingValues: true) else {
+            fatalError("Arguments \(arguments) don't fit statement `\(sql)`")
+        }
+        bind(bindings, arguments: arguments)
+    }
+
+    /// Binds values extracted by `extractBindings`.
+    func bind(_ bindings: [DatabaseValue], arguments: StatementArguments) {
+        sqlite3_reset(sqliteStatement)
+        sqlite3_clear_bindings(sqliteStatement)
+        for (index, value) in bindings.enumerated() {
+            checkBinding(value.bind(to: sqliteStatement, at: CInt(index + 1)))
+        }
+        _arguments = arguments
+        argumentsAreBound = true
+    }
+
+    /// Binding only fails on a programmer error (a string over SQLite's
+    /// size limit): trap with SQLite's message.
+    @usableFromInline
+    func checkBinding(_ code: CInt) {
+        if code != SQLITE_OK {
+            fatalError("\(DatabaseError(resultCode: code, message: database.lastErrorMessage, sql: sql))")
+        }
+    }
+
+    /// Makes sure parameters have values before the statement runs.
+    func prepareForExecution() throws {
+        sqlite3_reset(sqliteStatement)
+        if !argumentsAreBound {
+            try setArguments(_arguments)
+        }
+    }
+
+    // MARK: - Execution
+
+    /// Executes the statement, with `arguments` if given, else with the
+    /// arguments set before. Rows the statement returns are ignored.
+    public func execute(arguments: StatementArguments? = nil) throws {
+        if let arguments {
+            try setArguments(arguments)
+        } else {
+            try prepareForExecution()
+        }
+        try database.executeToCompletion(self)
+    }
+
+    /// Executes the statement with positional values bound directly, with
+    /// no intermediate array: the fastest way to run an INSERT in a loop.
+    ///
+    /// ```swift
+    /// let statement = try db.cachedStatement(sql: "INSERT INTO point (x, y) VALUES (?, ?)")
+    /// for (x, y) in points {
+    ///     try statement.execute(values: x, y)
+    /// }
+    /// ```
+    ///
+    /// The number of values must be the number of parameters.
+    @inlinable
+    public func execute<each Value: DatabaseValueConvertible>(values: repeat each Value) throws {
+        sqlite3_reset(sqliteStatement)
+        var count: CInt = 0
+        for value in repeat each values {
+            count += 1
+            checkBinding(value.bind(to: sqliteStatement, at: count))
+        }
+        do {
+            try executeBoundValues(count: Int(count))
+        } catch let error as DatabaseError {
+            // Arguments are only built for the error message.
+            throw DatabaseError(
+                resultCode: error.extendedResultCode, message: error.message, sql: error.sql,
+                arguments: StatementArguments(databaseValues(repeat each values)))
+        }
+    }
+
+    /// Runs the statement with `count` values bound by `execute(values:)`.
+    @usableFromInline
+    func executeBoundValues(count: Int) throws {
+        if count != argumentNames.count {
+            throw DatabaseError(
+                resultCode: .SQLITE_MISUSE,
+                message: "wrong number of statement arguments: \(count) given, \(argumentNames.count) expected",
+                sql: sql)
+        }
+        if !_arguments.isEmpty { _arguments = StatementArguments() }
+        argumentsAreBound = true
+        try database.executeToCompletion(self)
+    }
+
+}
+
+/// The database values of a parameter pack.
+@usableFromInline
+func databaseValues<each Value: DatabaseValueConvertible>(_ values: repeat each Value) -> [DatabaseValue] {
+    var result: [DatabaseValue] = []
+    for value in repeat each values {
+        result.append(value.databaseValue)
+    }
+    return result
+}
+
+extension Statement: CustomStringConvertible {
+    public var description: String { sql }
+}
+
+extension String {
+    /// Without leading and trailing white space and semicolons.
+    var trimmedSQLStatement: String {
+        let utf8 = self.utf8
+        let isTrimmed = { (byte: UInt8) in byte == 0x3B || byte == 0x20 || (0x09...0x0D).contains(byte) }
+        guard let first = utf8.firstIndex(where: { !isTrimmed($0) }),
+              let last = utf8.lastIndex(where: { !isTrimmed($0) })
+        else { return "" }
+        return String(self[first...last])
+    }
+
+    /// Case-insensitive equality, as SQLite compares column names (ASCII),
+    /// with a Unicode fallback.
+    func equalsIgnoringCase(_ other: String) -> Bool {
+        if self == other { return true }
+        var lhs = utf8.makeIterator()
+        var rhs = other.utf8.makeIterator()
+        while true {
+            switch (lhs.next(), rhs.next()) {
+            case (nil, nil):
+                return true
+            case let (l?, r?):
+                if l == r { continue }
+                if l >= 0x80 || r >= 0x80 { return lowercased() == other.lowercased() }
+                if l | 0x20 != r | 0x20 || !((0x61...0x7A).contains(l | 0x20)) { return false }
+            default:
+                return false
+            }
+        }
+    }
+}

@@ -1,0 +1,143 @@
+import CSQLite
+
+/// A type that reads itself straight from a statement's column, with the
+/// `sqlite3_column_*` call that matches it: the fast path of row
+/// subscripts and value cursors.
+///
+/// ```swift
+/// extension Money: StatementColumnConvertible {
+///     init?(sqliteStatement: SQLiteStatement, index: CInt) {
+///         self.init(cents: Int(sqlite3_column_int64(sqliteStatement, index)))
+///     }
+/// }
+/// ```
+public protocol StatementColumnConvertible {
+    /// Reads a column known not to be NULL; nil if the value does not
+    /// convert.
+    init?(sqliteStatement: SQLiteStatement, index: CInt)
+
+    /// Reads a column; nil for NULL or a value that does not convert.
+    /// `Optional` returns `.some(nil)` for NULL.
+    static func fromStatement(_ sqliteStatement: SQLiteStatement, atUncheckedIndex index: CInt) -> Self?
+}
+
+extension StatementColumnConvertible {
+    @inlinable
+    @inline(__always)
+    public static func fromStatement(_ sqliteStatement: SQLiteStatement, atUncheckedIndex index: CInt) -> Self? {
+        if sqlite3_column_type(sqliteStatement, index) == SQLITE_NULL {
+            return nil
+        }
+        return Self(sqliteStatement: sqliteStatement, index: index)
+    }
+}
+
+// MARK: - Fetching
+
+extension DatabaseValueConvertible where Self: StatementColumnConvertible {
+    /// A cursor over the values of the leftmost column, read with the
+    /// matching `sqlite3_column_*` call.
+    public static func fetchCursor(
+        _ db: Database,
+        sql: String,
+        arguments: StatementArguments = StatementArguments()) throws -> FastDatabaseValueCursor<Self>
+    {
+        try fetchCursor(db.makeStatement(sql: sql), arguments: arguments)
+    }
+
+    /// A cursor over the values of the leftmost column.
+    public static func fetchCursor(
+        _ statement: Statement,
+        arguments: StatementArguments? = nil) throws -> FastDatabaseValueCursor<Self>
+    {
+        try FastDatabaseValueCursor(statement: statement, arguments: arguments)
+    }
+
+    /// An array of the values of the leftmost column.
+    public static func fetchAll(
+        _ db: Database,
+        sql: String,
+        arguments: StatementArguments = StatementArguments()) throws -> [Self]
+    {
+        try fetchAll(db.makeStatement(sql: sql), arguments: arguments)
+    }
+
+    /// An array of the values of the leftmost column.
+    public static func fetchAll(_ statement: Statement, arguments: StatementArguments? = nil) throws -> [Self] {
+        try Array(fetchCursor(statement, arguments: arguments))
+    }
+
+    /// The value of the leftmost column of the first row, or nil if there
+    /// is no row or the value is NULL.
+    public static func fetchOne(
+        _ db: Database,
+        sql: String,
+        arguments: StatementArguments = StatementArguments()) throws -> Self?
+    {
+        try fetchOne(db.makeStatement(sql: sql), arguments: arguments)
+    }
+
+    /// The value of the leftmost column of the first row, or nil if there
+    /// is no row or the value is NULL.
+    public static func fetchOne(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Self? {
+        let cursor = try Optional<Self>.fetchCursor(statement, arguments: arguments)
+        return try cursor.next() ?? nil
+    }
+}
+
+extension DatabaseValueConvertible where Self: StatementColumnConvertible & Hashable {
+    /// A set of the values of the leftmost column.
+    public static func fetchSet(
+        _ db: Database,
+        sql: String,
+        arguments: StatementArguments = StatementArguments()) throws -> Set<Self>
+    {
+        try fetchSet(db.makeStatement(sql: sql), arguments: arguments)
+    }
+
+    /// A set of the values of the leftmost column.
+    public static func fetchSet(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Set<Self> {
+        try Set(fetchCursor(statement, arguments: arguments))
+    }
+}
+
+/// A cursor over the values of the leftmost column of a statement, read
+/// with the matching `sqlite3_column_*` call.
+public final class FastDatabaseValueCursor<Value>: DatabaseCursor
+where Value: DatabaseValueConvertible & StatementColumnConvertible
+{
+    public typealias Element = Value
+    public let statement: Statement
+    @exclusivity(unchecked) public var _isDone = false
+    @usableFromInline let row: Row
+
+    init(statement: Statement, arguments: StatementArguments?) throws {
+        self.statement = statement
+        self.row = Row(statement: statement)
+        try checkHasColumn(statement)
+        try _start(arguments: arguments)
+    }
+
+    deinit {
+        sqlite3_reset(statement.sqliteStatement)
+    }
+
+    @inlinable
+    public func _element() throws -> Value {
+        try row.fastDecode(Value.self, atUncheckedIndex: 0)
+    }
+}
+
+@available(*, unavailable)
+extension FastDatabaseValueCursor: Sendable { }
+
+/// Value cursors read the leftmost column: a statement without columns
+/// is an error.
+func checkHasColumn(_ statement: Statement) throws {
+    if statement.columnCount == 0 {
+        throw DatabaseError(
+            resultCode: .SQLITE_MISUSE,
+            message: "statement returns no column: values can't be fetched from it",
+            sql: statement.sql)
+    }
+}

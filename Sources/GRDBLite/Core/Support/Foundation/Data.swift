@@ -1,0 +1,33 @@
+import CSQLite
+import Foundation
+
+// Data is stored as a blob (an empty Data is an empty blob, not NULL). Text
+// converts to its UTF-8 bytes, as SQLite does.
+extension Data: DatabaseValueConvertible, StatementColumnConvertible {
+    public init?(sqliteStatement: SQLiteStatement, index: CInt) {
+        switch sqlite3_column_type(sqliteStatement, index) {
+        case SQLITE_BLOB:
+            self.init(DatabaseValue.blobBytes(sqliteStatement, index))
+        case SQLITE_TEXT:
+            self.init(UnsafeBufferPointer(
+                start: sqlite3_column_text(sqliteStatement, index),
+                count: Int(sqlite3_column_bytes(sqliteStatement, index))))
+        default:
+            return nil
+        }
+    }
+
+    public var databaseValue: DatabaseValue { DatabaseValue(storage: .blob(self)) }
+
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Data? {
+        switch dbValue.storage {
+        case .blob(let data): data
+        case .string(let string): Data(string.utf8)
+        default: nil
+        }
+    }
+
+    public func bind(to sqliteStatement: SQLiteStatement, at index: CInt) -> CInt {
+        bindBlob(self, to: sqliteStatement, at: index)
+    }
+}

@@ -1,0 +1,86 @@
+import CSQLite
+import Foundation
+
+// Dates are stored as "yyyy-MM-dd HH:mm:ss.SSS" text in UTC, rounded to the
+// millisecond, a format that sorts like SQLite's CURRENT_TIMESTAMP. They
+// are read from every SQLite date format (a time zone suffix is honored,
+// UTC otherwise), and from numbers, as Unix timestamps (GRDB 7's rule).
+// Dates outside of years 0000...9999, which the text format can't hold,
+// are stored as Unix timestamps (REAL).
+
+extension Date: DatabaseValueConvertible, StatementColumnConvertible {
+    public init?(sqliteStatement: SQLiteStatement, index: CInt) {
+        switch sqlite3_column_type(sqliteStatement, index) {
+        case SQLITE_INTEGER, SQLITE_FLOAT:
+            self.init(timeIntervalSince1970: sqlite3_column_double(sqliteStatement, index))
+        case SQLITE_TEXT:
+            let bytes = UnsafeBufferPointer(
+                start: sqlite3_column_text(sqliteStatement, index),
+                count: Int(sqlite3_column_bytes(sqliteStatement, index)))
+            guard let fields = SQLiteDateParser.parse(bytes) else { return nil }
+            self.init(fields: fields)
+        default:
+            return nil
+        }
+    }
+
+    public var databaseValue: DatabaseValue {
+        if let text = databaseText { return text.databaseValue }
+        return timeIntervalSince1970.databaseValue
+    }
+
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Date? {
+        switch dbValue.storage {
+        case .int64(let value): Date(timeIntervalSince1970: Double(value))
+        case .double(let value): Date(timeIntervalSince1970: value)
+        case .string(let string): SQLiteDateParser.parse(string).flatMap(Date.init(fields:))
+        default: nil
+        }
+    }
+
+    /// Nil for time-only formats, which are not dates.
+    init?(fields: SQLiteDateParser.Fields) {
+        guard let year = fields.year, let month = fields.month, let day = fields.day else { return nil }
+        let days = CivilCalendar.days(year: year, month: month, day: day)
+        let seconds = days * 86_400 + fields.hour * 3600 + fields.minute * 60 + fields.second
+            - (fields.timeZoneOffset ?? 0)
+        // Whole milliseconds first, so that stored dates round-trip exactly.
+        let milliseconds = fields.nanosecond / 1_000_000
+        let rest = Double(fields.nanosecond % 1_000_000) / 1e9
+        self.init(timeIntervalSince1970: Double(seconds * 1000 + milliseconds) / 1000 + rest)
+    }
+
+    /// "yyyy-MM-dd HH:mm:ss.SSS" in UTC, or nil out of years 0000...9999.
+    var databaseText: String? {
+        let milliseconds = (timeIntervalSince1970 * 1000).rounded()
+        // 0000-01-01 ... 9999-12-31 23:59:59.999
+        guard milliseconds >= -62_167_219_200_000, milliseconds <= 253_402_300_799_999 else { return nil }
+        let total = Int(milliseconds)
+        var days = total / 86_400_000
+        var rest = total % 86_400_000
+        if rest < 0 {
+            days -= 1
+            rest += 86_400_000
+        }
+        let (year, month, day) = CivilCalendar.date(days: days)
+        let fields = [(year, 4), (month, 2), (day, 2), (rest / 3_600_000, 2),
+                      (rest / 60_000 % 60, 2), (rest / 1000 % 60, 2), (rest % 1000, 3)]
+        let separators: [UInt8] = [0x2D, 0x2D, 0x20, 0x3A, 0x3A, 0x2E, 0] // - - ␠ : : .
+        return String(unsafeUninitializedCapacity: 23) { buffer in
+            var position = 0
+            for ((value, width), separator) in zip(fields, separators) {
+                var value = value
+                for offset in stride(from: width - 1, through: 0, by: -1) {
+                    buffer[position + offset] = UInt8(0x30 + value % 10)
+                    value /= 10
+                }
+                position += width
+                if separator != 0 {
+                    buffer[position] = separator
+                    position += 1
+                }
+            }
+            return position
+        }
+    }
+}

@@ -1,0 +1,33 @@
+import CSQLite
+
+// Enums and other `RawRepresentable` types whose raw value is a database
+// value get database powers by declaring the conformance:
+//
+//     enum Color: String { case red, white }
+//     extension Color: DatabaseValueConvertible { }
+//
+// A raw value that matches no case does not convert (an error, or a trap
+// through a row subscript).
+
+extension DatabaseValueConvertible where Self: RawRepresentable, Self.RawValue: DatabaseValueConvertible {
+    public var databaseValue: DatabaseValue {
+        rawValue.databaseValue
+    }
+
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Self? {
+        RawValue.fromDatabaseValue(dbValue).flatMap(Self.init(rawValue:))
+    }
+}
+
+extension StatementColumnConvertible where Self: RawRepresentable, Self.RawValue: StatementColumnConvertible {
+    @inlinable
+    public init?(sqliteStatement: SQLiteStatement, index: CInt) {
+        guard let rawValue = RawValue(sqliteStatement: sqliteStatement, index: index) else { return nil }
+        self.init(rawValue: rawValue)
+    }
+
+    @inlinable
+    public static func fromStatement(_ sqliteStatement: SQLiteStatement, atUncheckedIndex index: CInt) -> Self? {
+        RawValue.fromStatement(sqliteStatement, atUncheckedIndex: index).flatMap(Self.init(rawValue:))
+    }
+}

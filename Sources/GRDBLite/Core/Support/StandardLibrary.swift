@@ -1,0 +1,229 @@
+import CSQLite
+
+// Integers, floating point numbers, booleans and strings.
+//
+// Integer columns are read with `sqlite3_column_int64`; the storage class
+// is only checked when the result is zero (to tell NULL, REAL and TEXT
+// apart from the integer 0) or an Int64 bound (a REAL out of Int64's range
+// saturates there). Other non-zero values are SQLite's own integer
+// conversion, as in GRDB. Narrower types check that the value fits.
+
+// MARK: - Int64
+
+extension Int64: DatabaseValueConvertible, StatementColumnConvertible {
+    @inlinable
+    public init?(sqliteStatement: SQLiteStatement, index: CInt) {
+        switch sqlite3_column_type(sqliteStatement, index) {
+        case SQLITE_INTEGER:
+            self = sqlite3_column_int64(sqliteStatement, index)
+        case SQLITE_FLOAT:
+            guard let value = Int64(exactly: sqlite3_column_double(sqliteStatement, index)) else { return nil }
+            self = value
+        default:
+            return nil
+        }
+    }
+
+    @inlinable
+    @inline(__always)
+    public static func fromStatement(_ sqliteStatement: SQLiteStatement, atUncheckedIndex index: CInt) -> Int64? {
+        let value = sqlite3_column_int64(sqliteStatement, index)
+        if _fastPath(value != 0 && value != .max && value != .min) {
+            return value
+        }
+        return Int64(sqliteStatement: sqliteStatement, index: index)
+    }
+
+    public var databaseValue: DatabaseValue { DatabaseValue(storage: .int64(self)) }
+
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Int64? {
+        switch dbValue.storage {
+        case .int64(let value): value
+        case .double(let value): Int64(exactly: value)
+        default: nil
+        }
+    }
+
+    @inlinable
+    public func bind(to sqliteStatement: SQLiteStatement, at index: CInt) -> CInt {
+        sqlite3_bind_int64(sqliteStatement, index, self)
+    }
+}
+
+/// Integers other than Int64 convert through Int64, and check that the
+/// value fits.
+public protocol _DatabaseInteger: FixedWidthInteger, DatabaseValueConvertible, StatementColumnConvertible { }
+
+extension _DatabaseInteger {
+    @inlinable
+    public init?(sqliteStatement: SQLiteStatement, index: CInt) {
+        guard let value = Int64(sqliteStatement: sqliteStatement, index: index) else { return nil }
+        self.init(exactly: value)
+    }
+
+    @inlinable
+    @inline(__always)
+    public static func fromStatement(_ sqliteStatement: SQLiteStatement, atUncheckedIndex index: CInt) -> Self? {
+        guard let value = Int64.fromStatement(sqliteStatement, atUncheckedIndex: index) else { return nil }
+        return Self(exactly: value)
+    }
+
+    /// Traps for unsigned values above `Int64.max`, which SQLite can't store.
+    public var databaseValue: DatabaseValue {
+        guard let value = Int64(exactly: self) else {
+            fatalError("\(Self.self) value \(self) can't be stored in SQLite: it exceeds Int64.max")
+        }
+        return value.databaseValue
+    }
+
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Self? {
+        Int64.fromDatabaseValue(dbValue).flatMap { Self(exactly: $0) }
+    }
+
+    @inlinable
+    public func bind(to sqliteStatement: SQLiteStatement, at index: CInt) -> CInt {
+        guard let value = Int64(exactly: self) else {
+            fatalError("\(Self.self) value \(self) can't be stored in SQLite: it exceeds Int64.max")
+        }
+        return sqlite3_bind_int64(sqliteStatement, index, value)
+    }
+}
+
+extension Int: _DatabaseInteger { }
+extension Int8: _DatabaseInteger { }
+extension Int16: _DatabaseInteger { }
+extension Int32: _DatabaseInteger { }
+extension UInt: _DatabaseInteger { }
+extension UInt8: _DatabaseInteger { }
+extension UInt16: _DatabaseInteger { }
+extension UInt32: _DatabaseInteger { }
+extension UInt64: _DatabaseInteger { }
+
+// MARK: - Bool
+
+extension Bool: DatabaseValueConvertible, StatementColumnConvertible {
+    /// Zero is false; other numbers are true. Text and blobs don't convert.
+    @inlinable
+    public init?(sqliteStatement: SQLiteStatement, index: CInt) {
+        switch sqlite3_column_type(sqliteStatement, index) {
+        case SQLITE_INTEGER: self = sqlite3_column_int64(sqliteStatement, index) != 0
+        case SQLITE_FLOAT: self = sqlite3_column_double(sqliteStatement, index) != 0
+        default: return nil
+        }
+    }
+
+    @inlinable
+    @inline(__always)
+    public static func fromStatement(_ sqliteStatement: SQLiteStatement, atUncheckedIndex index: CInt) -> Bool? {
+        if sqlite3_column_int64(sqliteStatement, index) != 0 { return true }
+        return Bool(sqliteStatement: sqliteStatement, index: index)
+    }
+
+    public var databaseValue: DatabaseValue { DatabaseValue(storage: .int64(self ? 1 : 0)) }
+
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Bool? {
+        switch dbValue.storage {
+        case .int64(let value): value != 0
+        case .double(let value): value != 0
+        default: nil
+        }
+    }
+
+    @inlinable
+    public func bind(to sqliteStatement: SQLiteStatement, at index: CInt) -> CInt {
+        sqlite3_bind_int64(sqliteStatement, index, self ? 1 : 0)
+    }
+}
+
+// MARK: - Double, Float
+
+extension Double: DatabaseValueConvertible, StatementColumnConvertible {
+    /// Integers and reals convert. SQLite stores NaN as NULL.
+    @inlinable
+    public init?(sqliteStatement: SQLiteStatement, index: CInt) {
+        switch sqlite3_column_type(sqliteStatement, index) {
+        case SQLITE_INTEGER, SQLITE_FLOAT: self = sqlite3_column_double(sqliteStatement, index)
+        default: return nil
+        }
+    }
+
+    @inlinable
+    @inline(__always)
+    public static func fromStatement(_ sqliteStatement: SQLiteStatement, atUncheckedIndex index: CInt) -> Double? {
+        let value = sqlite3_column_double(sqliteStatement, index)
+        if value != 0 { return value }
+        return Double(sqliteStatement: sqliteStatement, index: index)
+    }
+
+    public var databaseValue: DatabaseValue { DatabaseValue(storage: .double(self)) }
+
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Double? {
+        switch dbValue.storage {
+        case .int64(let value): Double(value)
+        case .double(let value): value
+        default: nil
+        }
+    }
+
+    @inlinable
+    public func bind(to sqliteStatement: SQLiteStatement, at index: CInt) -> CInt {
+        sqlite3_bind_double(sqliteStatement, index, self)
+    }
+}
+
+extension Float: DatabaseValueConvertible, StatementColumnConvertible {
+    @inlinable
+    public init?(sqliteStatement: SQLiteStatement, index: CInt) {
+        guard let value = Double(sqliteStatement: sqliteStatement, index: index) else { return nil }
+        self.init(value)
+    }
+
+    @inlinable
+    public static func fromStatement(_ sqliteStatement: SQLiteStatement, atUncheckedIndex index: CInt) -> Float? {
+        Double.fromStatement(sqliteStatement, atUncheckedIndex: index).map(Float.init)
+    }
+
+    public var databaseValue: DatabaseValue { DatabaseValue(storage: .double(Double(self))) }
+
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Float? {
+        Double.fromDatabaseValue(dbValue).map(Float.init)
+    }
+
+    @inlinable
+    public func bind(to sqliteStatement: SQLiteStatement, at index: CInt) -> CInt {
+        sqlite3_bind_double(sqliteStatement, index, Double(self))
+    }
+}
+
+// MARK: - String
+
+extension String: DatabaseValueConvertible, StatementColumnConvertible {
+    /// Only text converts, and it must be valid UTF-8: numbers and blobs
+    /// are not strings.
+    @inlinable
+    public init?(sqliteStatement: SQLiteStatement, index: CInt) {
+        guard sqlite3_column_type(sqliteStatement, index) == SQLITE_TEXT else { return nil }
+        let bytes = UnsafeBufferPointer(
+            start: sqlite3_column_text(sqliteStatement, index),
+            count: Int(sqlite3_column_bytes(sqliteStatement, index)))
+        guard let string = String(validating: bytes, as: UTF8.self) else { return nil }
+        self = string
+    }
+
+    @inlinable
+    public static func fromStatement(_ sqliteStatement: SQLiteStatement, atUncheckedIndex index: CInt) -> String? {
+        String(sqliteStatement: sqliteStatement, index: index)
+    }
+
+    public var databaseValue: DatabaseValue { DatabaseValue(storage: .string(self)) }
+
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> String? {
+        if case .string(let value) = dbValue.storage { return value }
+        return nil
+    }
+
+    @inlinable
+    public func bind(to sqliteStatement: SQLiteStatement, at index: CInt) -> CInt {
+        bindText(self, to: sqliteStatement, at: index)
+    }
+}
