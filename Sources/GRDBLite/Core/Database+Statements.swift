@@ -19,6 +19,11 @@ extension Database {
     /// it on first use. Use it for statements that run often.
     public func cachedStatement(sql: String) throws -> Statement {
         if let statement = statementCache[sql] {
+            // A cursor may still be iterating the cached statement: don't
+            // reset it under its feet, use a new statement.
+            if sqlite3_stmt_busy(statement.sqliteStatement) != 0 {
+                return try makeStatement(sql: sql, persistent: false)
+            }
             return statement
         }
         let statement = try makeStatement(sql: sql, persistent: true)
@@ -144,6 +149,7 @@ extension Database {
     func statementDidExecute(_ statement: Statement) throws {
         if statement.info.changesSchema {
             schemaCache.removeAll()
+            recordStorage = nil
         }
         checkForAutocommitTransition()
         try executionObserver?.statementDidExecute(statement)

@@ -47,6 +47,9 @@ public final class Database {
     /// Schema information (primary keys, columns...), cleared when a
     /// statement changes the schema.
     var schemaCache: [String: Any] = [:]
+    /// Storage of the record layer (its statement caches), opaque to Core.
+    /// Dropped when the schema changes.
+    var recordStorage: AnyObject?
     /// Collects what the statement under compilation does.
     let authorizer = StatementAuthorizer()
 

@@ -53,6 +53,19 @@ extension DatabaseCursor {
         }
     }
 
+    /// The first element, transformed. A statement that writes (`INSERT
+    /// ... RETURNING`) then runs to completion, so that its effects are
+    /// complete and observed.
+    @inlinable
+    func _fetchFirst<T>(_ transform: (Element) throws -> T) throws -> T? {
+        guard let element = try next() else { return nil }
+        let result = try transform(element)
+        if !statement.isReadonly {
+            while try next() != nil { }
+        }
+        return result
+    }
+
     /// Calls `body` on each element.
     @inlinable
     public func forEach(_ body: (Element) throws -> Void) throws {

@@ -67,7 +67,7 @@ extension Row {
 
     /// A copy of the first row, or nil.
     public static func fetchOne(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Row? {
-        try fetchCursor(statement, arguments: arguments).next()?.copy()
+        try fetchCursor(statement, arguments: arguments)._fetchFirst { $0.copy() }
     }
 }
 

@@ -35,6 +35,9 @@ public final class Row {
     let scopeLayouts: [String: ScopeLayout]
     /// Rows fetched by an extra request, for to-many associations.
     public internal(set) var prefetchedRows = PrefetchedRowsView()
+    /// The record layer caches its row decoder here, so that the rows of a
+    /// cursor reuse it. Opaque to Core.
+    @usableFromInline @exclusivity(unchecked) var decoderCache: (key: ObjectIdentifier, value: AnyObject)?
 
     /// A named slice of a row's columns, relative to the row.
     struct ScopeLayout {

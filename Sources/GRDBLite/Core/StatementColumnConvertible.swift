@@ -80,8 +80,7 @@ extension DatabaseValueConvertible where Self: StatementColumnConvertible {
     /// The value of the leftmost column of the first row, or nil if there
     /// is no row or the value is NULL.
     public static func fetchOne(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Self? {
-        let cursor = try Optional<Self>.fetchCursor(statement, arguments: arguments)
-        return try cursor.next() ?? nil
+        try Optional<Self>.fetchCursor(statement, arguments: arguments)._fetchFirst { $0 } ?? nil
     }
 }
 

@@ -1,0 +1,106 @@
+import Foundation
+
+/// How `Data` properties of `Decodable` records are read.
+public enum DatabaseDataDecodingStrategy: Sendable {
+    /// Blobs, and the UTF-8 bytes of text (`Data.fromDatabaseValue`).
+    case deferredToData
+    /// A custom conversion; nil is a decoding error.
+    case custom(@Sendable (DatabaseValue) -> Data?)
+
+    func decode(_ dbValue: DatabaseValue) -> Data? {
+        switch self {
+        case .deferredToData: Data.fromDatabaseValue(dbValue)
+        case .custom(let decode): decode(dbValue)
+        }
+    }
+}
+
+/// How `Date` properties of `Decodable` records are read.
+public enum DatabaseDateDecodingStrategy: @unchecked Sendable {
+    /// GRDB's default: text in any SQLite date format, numbers as Unix
+    /// timestamps (`Date.fromDatabaseValue`).
+    case deferredToDate
+    /// Numbers of seconds since 2001-01-01.
+    case timeIntervalSinceReferenceDate
+    /// Numbers of seconds since 1970-01-01.
+    case timeIntervalSince1970
+    /// Numbers of milliseconds since 1970-01-01.
+    case millisecondsSince1970
+    /// ISO 8601 text.
+    case iso8601
+    /// Text parsed with a formatter.
+    case formatted(DateFormatter)
+    /// A custom conversion; nil is a decoding error.
+    case custom(@Sendable (DatabaseValue) -> Date?)
+
+    func decode(_ dbValue: DatabaseValue) -> Date? {
+        switch self {
+        case .deferredToDate:
+            return Date.fromDatabaseValue(dbValue)
+        case .timeIntervalSinceReferenceDate:
+            return Double.fromDatabaseValue(dbValue).map(Date.init(timeIntervalSinceReferenceDate:))
+        case .timeIntervalSince1970:
+            return Double.fromDatabaseValue(dbValue).map(Date.init(timeIntervalSince1970:))
+        case .millisecondsSince1970:
+            return Double.fromDatabaseValue(dbValue).map { Date(timeIntervalSince1970: $0 / 1000) }
+        case .iso8601:
+            return String.fromDatabaseValue(dbValue).flatMap { try? Date($0, strategy: .iso8601) }
+        case .formatted(let formatter):
+            return String.fromDatabaseValue(dbValue).flatMap(formatter.date(from:))
+        case .custom(let decode):
+            return decode(dbValue)
+        }
+    }
+}
+
+/// How the coding keys of `Decodable` records map to column names.
+public enum DatabaseColumnDecodingStrategy: Sendable {
+    /// A key reads the column of the same name.
+    case useDefaultKeys
+    /// A key reads the column of its snake-case name: `playerId` reads
+    /// `player_id`.
+    case convertFromSnakeCase
+    /// A function turns column names into coding keys.
+    case custom(@Sendable (String) -> any CodingKey)
+
+    /// The coding key name for a column name.
+    func keyName(forColumn column: String) -> String {
+        switch self {
+        case .useDefaultKeys: column
+        case .convertFromSnakeCase: column.camelCasedFromSnakeCase
+        case .custom(let key): key(column).stringValue
+        }
+    }
+}
+
+extension String {
+    /// `player_id` → `playerId`; leading and trailing underscores stay.
+    var camelCasedFromSnakeCase: String {
+        guard let first = firstIndex(where: { $0 != "_" }) else { return self }
+        var last = index(before: endIndex)
+        while last > first && self[last] == "_" { formIndex(before: &last) }
+        let words = self[first...last].split(separator: "_")
+        guard words.count > 1 else { return self }
+        let body = words[0].lowercased() + words.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst().lowercased() }.joined()
+        return String(self[..<first]) + body + String(self[index(after: last)...])
+    }
+
+    /// `playerId` → `player_id`, `myURLProperty` → `my_url_property`.
+    var snakeCasedFromCamelCase: String {
+        var words: [String] = []
+        var word = ""
+        let characters = Array(self)
+        for (index, character) in characters.enumerated() {
+            let isUpper = character.isUppercase
+            let previousIsUpper = index > 0 && characters[index - 1].isUppercase
+            let nextIsLower = index + 1 < characters.count && characters[index + 1].isLowercase
+            if isUpper && !word.isEmpty && (!previousIsUpper || nextIsLower) {
+                words.append(word)
+                word = ""
+            }
+            word.append(character)
+        }
+        if !word.isEmpty { words.append(word) }
+        return words.map { $0.lowercased() }.joined(separator: "_")
+    }
+}

@@ -1,0 +1,460 @@
+import Foundation
+
+// Decodable records: each coding key reads, in this order, the column of
+// the same name (through `databaseColumnDecodingStrategy`), the row scope of
+// that name (a joined record), or the prefetched rows of that name (a
+// to-many association). A key that matches nothing decodes a nested record
+// from the whole row, once (for types such as `struct BookInfo { var book:
+// Book; var author: Author }` where `book` is the base row).
+//
+// Values that are `DatabaseValueConvertible` read their column directly;
+// other `Decodable` values (nested structs, arrays...) are decoded from the
+// JSON text of their column.
+//
+// Performance: the keyed container is built once per cursor and reused for
+// every row, and coding keys find their column through the row's lookup
+// cache, so decoding a record allocates nothing beyond the record itself.
+
+extension FetchableRecord where Self: Decodable {
+    /// Decodes a record from a row: each coding key reads the column of the
+    /// same name.
+    @inlinable
+    public init(row: Row) throws {
+        self = try Self(from: RowDecoder<Self>(row: row, codingPath: []))
+    }
+}
+
+/// The `Decoder` of `Decodable` records.
+@usableFromInline
+struct RowDecoder<Record: FetchableRecord>: Decoder {
+    @usableFromInline let row: Row
+    @usableFromInline let codingPath: [any CodingKey]
+
+    @inlinable
+    init(row: Row, codingPath: [any CodingKey]) {
+        self.row = row
+        self.codingPath = codingPath
+    }
+
+    @usableFromInline
+    var userInfo: [CodingUserInfoKey: Any] { Record.databaseDecodingUserInfo }
+
+    @inlinable
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        guard codingPath.isEmpty else {
+            return KeyedDecodingContainer(RowKeyedDecodingContainer<Record, Key>(row: row, codingPath: codingPath, retained: true))
+        }
+        // Rows of a cursor are the same object for every record: reuse the
+        // container built for the first one.
+        let id = ObjectIdentifier(RowKeyedDecodingContainer<Record, Key>.self)
+        if let cache = row.decoderCache, cache.key == id {
+            return unsafeDowncast(cache.value, to: KeyedContainerBox<Key>.self).container
+        }
+        // The row owns the cache: the cached container must not retain it.
+        let container = KeyedDecodingContainer(RowKeyedDecodingContainer<Record, Key>(row: row, codingPath: [], retained: false))
+        row.decoderCache = (id, KeyedContainerBox(container))
+        return container
+    }
+
+    @usableFromInline
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        throw DecodingError.typeMismatch([Any].self, DecodingError.Context(
+            codingPath: codingPath,
+            debugDescription: "a database row is not a list: decode a to-many association with including(all:)"))
+    }
+
+    @usableFromInline
+    func singleValueContainer() throws -> any SingleValueDecodingContainer {
+        guard let key = codingPath.last else {
+            // A single value of the whole row: its first column.
+            return ColumnDecoder<Record>(row: row, columnIndex: 0, codingPath: codingPath, recordFromRow: true)
+        }
+        guard let index = row.index(forColumn: key.stringValue) else {
+            throw RowDecodingError.columnNotFound(key.stringValue, type: Any.self, row: row)
+        }
+        return ColumnDecoder<Record>(row: row, columnIndex: index, codingPath: codingPath, recordFromRow: false)
+    }
+}
+
+/// Holds a boxed keyed container in `Row.decoderCache`.
+@usableFromInline
+final class KeyedContainerBox<Key: CodingKey> {
+    @usableFromInline let container: KeyedDecodingContainer<Key>
+    @usableFromInline init(_ container: KeyedDecodingContainer<Key>) { self.container = container }
+}
+
+/// The keyed container of a row.
+@usableFromInline
+final class RowKeyedDecodingContainer<Record: FetchableRecord, Key: CodingKey>: KeyedDecodingContainerProtocol {
+    @usableFromInline unowned(unsafe) let row: Row
+    /// Keeps the row alive when the container is not cached by the row.
+    private let retainedRow: Row?
+    @usableFromInline let codingPath: [any CodingKey]
+    /// Column names by key name, for column decoding strategies other
+    /// than `.useDefaultKeys`.
+    @usableFromInline let columnForKey: [String: String]?
+    /// The key decoded from the whole row, if any (it can happen once).
+    @exclusivity(unchecked) private var decodedRootKey: String?
+
+    @usableFromInline
+    init(row: Row, codingPath: [any CodingKey], retained: Bool) {
+        self.row = row
+        self.retainedRow = retained ? row : nil
+        self.codingPath = codingPath
+        switch Record.databaseColumnDecodingStrategy {
+        case .useDefaultKeys:
+            columnForKey = nil
+        case let strategy:
+            var map: [String: String] = [:]
+            for column in row.columnNames where map[strategy.keyName(forColumn: column)] == nil {
+                map[strategy.keyName(forColumn: column)] = column
+            }
+            columnForKey = map
+        }
+    }
+
+    // MARK: Keys
+
+    @inlinable
+    @inline(__always)
+    func columnName(forKey key: Key) -> String {
+        guard let columnForKey else { return key.stringValue }
+        return columnForKey[key.stringValue] ?? key.stringValue
+    }
+
+    @usableFromInline
+    var allKeys: [Key] {
+        var names = columnForKey.map { Set($0.keys) } ?? Set(row.columnNames)
+        names.formUnion(row.scopesTree.names)
+        names.formUnion(row.prefetchedRows.keys)
+        return names.compactMap(Key.init(stringValue:))
+    }
+
+    @usableFromInline
+    func contains(_ key: Key) -> Bool {
+        row.index(forColumn: columnName(forKey: key)) != nil
+            || row.scopesTree[key.stringValue] != nil
+            || row.prefetchedRows[key.stringValue] != nil
+    }
+
+    @usableFromInline
+    func decodeNil(forKey key: Key) throws -> Bool {
+        if let index = row.index(forColumn: columnName(forKey: key)) {
+            return row.hasNull(atUncheckedIndex: index)
+        }
+        if let scope = row.scopesTree[key.stringValue] {
+            return !scope.containsNonNullValue
+        }
+        return row.prefetchedRows[key.stringValue] == nil
+    }
+
+    // MARK: Columns with the fast path
+
+    @inlinable
+    @inline(__always)
+    func decodeColumn<T: DatabaseValueConvertible & StatementColumnConvertible>(_ type: T.Type, forKey key: Key) throws -> T {
+        let column = columnName(forKey: key)
+        guard let index = row.index(forColumn: column) else {
+            throw RowDecodingError.columnNotFound(column, type: T.self, row: row)
+        }
+        return try row.fastDecode(T.self, atUncheckedIndex: index)
+    }
+
+    @inlinable
+    @inline(__always)
+    func decodeColumnIfPresent<T: DatabaseValueConvertible & StatementColumnConvertible>(_ type: T.Type, forKey key: Key) throws -> T? {
+        guard let index = row.index(forColumn: columnName(forKey: key)) else { return nil }
+        return try row.fastDecode(Optional<T>.self, atUncheckedIndex: index)
+    }
+
+    @inlinable func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try decodeColumn(type, forKey: key) }
+    @inlinable func decode(_ type: String.Type, forKey key: Key) throws -> String { try decodeColumn(type, forKey: key) }
+    @inlinable func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try decodeColumn(type, forKey: key) }
+    @inlinable func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try decodeColumn(type, forKey: key) }
+    @inlinable func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try decodeColumn(type, forKey: key) }
+    @inlinable func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try decodeColumn(type, forKey: key) }
+    @inlinable func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try decodeColumn(type, forKey: key) }
+    @inlinable func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try decodeColumn(type, forKey: key) }
+    @inlinable func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try decodeColumn(type, forKey: key) }
+    @inlinable func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try decodeColumn(type, forKey: key) }
+    @inlinable func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try decodeColumn(type, forKey: key) }
+    @inlinable func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try decodeColumn(type, forKey: key) }
+    @inlinable func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try decodeColumn(type, forKey: key) }
+    @inlinable func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try decodeColumn(type, forKey: key) }
+
+    @inlinable func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try decodeColumnIfPresent(type, forKey: key) }
+    @inlinable func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try decodeColumnIfPresent(type, forKey: key) }
+    @inlinable func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try decodeColumnIfPresent(type, forKey: key) }
+    @inlinable func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? { try decodeColumnIfPresent(type, forKey: key) }
+    @inlinable func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try decodeColumnIfPresent(type, forKey: key) }
+    @inlinable func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try decodeColumnIfPresent(type, forKey: key) }
+    @inlinable func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { try decodeColumnIfPresent(type, forKey: key) }
+    @inlinable func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try decodeColumnIfPresent(type, forKey: key) }
+    @inlinable func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try decodeColumnIfPresent(type, forKey: key) }
+    @inlinable func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try decodeColumnIfPresent(type, forKey: key) }
+    @inlinable func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { try decodeColumnIfPresent(type, forKey: key) }
+    @inlinable func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try decodeColumnIfPresent(type, forKey: key) }
+    @inlinable func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try decodeColumnIfPresent(type, forKey: key) }
+    @inlinable func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try decodeColumnIfPresent(type, forKey: key) }
+
+    // MARK: Any Decodable
+
+    @usableFromInline
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+        if let index = row.index(forColumn: columnName(forKey: key)) {
+            return try RecordValueDecoding<Record>.decode(T.self, row: row, columnIndex: index, codingPath: codingPath + [key])
+        }
+        if let scope = row.scopesTree[key.stringValue] {
+            return try RecordValueDecoding<Record>.decodeRecord(T.self, from: scope, codingPath: codingPath + [key])
+        }
+        if let rows = row.prefetchedRows[key.stringValue] {
+            return try T(from: PrefetchedRowsDecoder<Record>(rows: rows, codingPath: codingPath + [key]))
+        }
+        if let decodedRootKey {
+            throw DecodingError.keyNotFound(key, DecodingError.Context(
+                codingPath: codingPath,
+                debugDescription: "no column, scope or prefetched rows for key "
+                    + "\(String(reflecting: key.stringValue)) (\(String(reflecting: decodedRootKey)) was "
+                    + "already decoded from the whole row) - row: \(row)"))
+        }
+        decodedRootKey = key.stringValue
+        return try RecordValueDecoding<Record>.decodeRecord(T.self, from: row, codingPath: codingPath + [key])
+    }
+
+    @usableFromInline
+    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+        if let index = row.index(forColumn: columnName(forKey: key)) {
+            if row.hasNull(atUncheckedIndex: index) { return nil }
+            return try RecordValueDecoding<Record>.decode(T.self, row: row, columnIndex: index, codingPath: codingPath + [key])
+        }
+        if let scope = row.scopesTree[key.stringValue] {
+            // A left join without match has only NULL values.
+            guard scope.containsNonNullValue else { return nil }
+            return try RecordValueDecoding<Record>.decodeRecord(T.self, from: scope, codingPath: codingPath + [key])
+        }
+        if let rows = row.prefetchedRows[key.stringValue] {
+            return try T(from: PrefetchedRowsDecoder<Record>(rows: rows, codingPath: codingPath + [key]))
+        }
+        return nil
+    }
+
+    @usableFromInline
+    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
+    -> KeyedDecodingContainer<NestedKey>
+    {
+        if let scope = row.scopesTree[key.stringValue] {
+            return KeyedDecodingContainer(RowKeyedDecodingContainer<Record, NestedKey>(
+                row: scope, codingPath: codingPath + [key], retained: true))
+        }
+        throw DecodingError.typeMismatch(KeyedDecodingContainer<NestedKey>.self, DecodingError.Context(
+            codingPath: codingPath + [key],
+            debugDescription: "no scope named \(String(reflecting: key.stringValue)) in row \(row)"))
+    }
+
+    @usableFromInline
+    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+        if let rows = row.prefetchedRows[key.stringValue] {
+            return PrefetchedRowsDecoder<Record>(rows: rows, codingPath: codingPath + [key])
+        }
+        throw DecodingError.typeMismatch([Any].self, DecodingError.Context(
+            codingPath: codingPath + [key],
+            debugDescription: "no prefetched rows for key \(String(reflecting: key.stringValue))"))
+    }
+
+    @usableFromInline
+    func superDecoder() throws -> any Decoder {
+        RowDecoder<Record>(row: row, codingPath: codingPath)
+    }
+
+    @usableFromInline
+    func superDecoder(forKey key: Key) throws -> any Decoder {
+        RowDecoder<Record>(row: row, codingPath: codingPath + [key])
+    }
+}
+
+/// Decoding of values and nested records that are not the fast path.
+enum RecordValueDecoding<Record: FetchableRecord> {
+    /// Decodes column `columnIndex`: `Date` and `Data` with the record's
+    /// strategies, database values directly, other types from a single
+    /// value, or from JSON.
+    static func decode<T: Decodable>(_ type: T.Type, row: Row, columnIndex index: Int, codingPath: [any CodingKey]) throws -> T {
+        let column = row.columnName(atUncheckedIndex: index)
+        if T.self == Date.self {
+            let dbValue = row.databaseValue(atUncheckedIndex: index)
+            guard let date = Record.databaseDateDecodingStrategy(for: column).decode(dbValue) else {
+                throw RowDecodingError.valueMismatch(Date.self, row: row, columnIndex: index, databaseValue: dbValue)
+            }
+            return date as! T
+        }
+        if T.self == Data.self {
+            let dbValue = row.databaseValue(atUncheckedIndex: index)
+            guard let data = Record.databaseDataDecodingStrategy(for: column).decode(dbValue) else {
+                throw RowDecodingError.valueMismatch(Data.self, row: row, columnIndex: index, databaseValue: dbValue)
+            }
+            return data as! T
+        }
+        if let type = T.self as? any (DatabaseValueConvertible & StatementColumnConvertible).Type {
+            return try decodeFast(type, row: row, index: index) as! T
+        }
+        if let type = T.self as? any DatabaseValueConvertible.Type {
+            return try decodeValue(type, row: row, index: index) as! T
+        }
+        do {
+            return try T(from: ColumnDecoder<Record>(row: row, columnIndex: index, codingPath: codingPath, recordFromRow: false))
+        } catch is JSONRequired {
+            return try decodeJSON(T.self, row: row, columnIndex: index)
+        }
+    }
+
+    private static func decodeFast<V: DatabaseValueConvertible & StatementColumnConvertible>(_ type: V.Type, row: Row, index: Int) throws -> V {
+        try row.fastDecode(V.self, atUncheckedIndex: index)
+    }
+
+    private static func decodeValue<V: DatabaseValueConvertible>(_ type: V.Type, row: Row, index: Int) throws -> V {
+        try V.decode(fromRow: row, atUncheckedIndex: index)
+    }
+
+    /// Decodes a value stored as JSON text (or a blob of JSON).
+    static func decodeJSON<T: Decodable>(_ type: T.Type, row: Row, columnIndex index: Int) throws -> T {
+        let dbValue = row.databaseValue(atUncheckedIndex: index)
+        let data: Data
+        switch dbValue.storage {
+        case .string(let string): data = Data(string.utf8)
+        case .blob(let blob): data = blob
+        default: throw RowDecodingError.valueMismatch(T.self, row: row, columnIndex: index, databaseValue: dbValue)
+        }
+        do {
+            return try Record.databaseJSONDecoder(for: row.columnName(atUncheckedIndex: index)).decode(T.self, from: data)
+        } catch {
+            throw RowDecodingError.valueMismatch(T.self, row: row, columnIndex: index, underlying: error)
+        }
+    }
+
+    /// Decodes a nested record from a row (a scope, or the whole row).
+    static func decodeRecord<T: Decodable>(_ type: T.Type, from row: Row, codingPath: [any CodingKey]) throws -> T {
+        if let type = T.self as? any FetchableRecord.Type {
+            return try type.init(row: row) as! T
+        }
+        return try T(from: RowDecoder<Record>(row: row, codingPath: codingPath))
+    }
+}
+
+/// Thrown when a value wants a keyed or unkeyed container: it is decoded
+/// from JSON instead.
+struct JSONRequired: Error { }
+
+/// Decodes a single column.
+struct ColumnDecoder<Record: FetchableRecord>: Decoder, SingleValueDecodingContainer {
+    let row: Row
+    let columnIndex: Int
+    let codingPath: [any CodingKey]
+    /// Whether `decode<T>` decodes records from the whole row (a single
+    /// value container of the row itself).
+    let recordFromRow: Bool
+
+    var userInfo: [CodingUserInfoKey: Any] { Record.databaseDecodingUserInfo }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        if recordFromRow {
+            return try RowDecoder<Record>(row: row, codingPath: codingPath).container(keyedBy: type)
+        }
+        throw JSONRequired()
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer { throw JSONRequired() }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer { self }
+
+    func decodeNil() -> Bool {
+        columnIndex >= row.count || row.hasNull(atUncheckedIndex: columnIndex)
+    }
+
+    private func value<T: DatabaseValueConvertible & StatementColumnConvertible>(_ type: T.Type) throws -> T {
+        guard columnIndex < row.count else {
+            throw DecodingError.valueNotFound(T.self, DecodingError.Context(codingPath: codingPath, debugDescription: "empty row"))
+        }
+        return try row.fastDecode(T.self, atUncheckedIndex: columnIndex)
+    }
+
+    func decode(_ type: Bool.Type) throws -> Bool { try value(type) }
+    func decode(_ type: String.Type) throws -> String { try value(type) }
+    func decode(_ type: Double.Type) throws -> Double { try value(type) }
+    func decode(_ type: Float.Type) throws -> Float { try value(type) }
+    func decode(_ type: Int.Type) throws -> Int { try value(type) }
+    func decode(_ type: Int8.Type) throws -> Int8 { try value(type) }
+    func decode(_ type: Int16.Type) throws -> Int16 { try value(type) }
+    func decode(_ type: Int32.Type) throws -> Int32 { try value(type) }
+    func decode(_ type: Int64.Type) throws -> Int64 { try value(type) }
+    func decode(_ type: UInt.Type) throws -> UInt { try value(type) }
+    func decode(_ type: UInt8.Type) throws -> UInt8 { try value(type) }
+    func decode(_ type: UInt16.Type) throws -> UInt16 { try value(type) }
+    func decode(_ type: UInt32.Type) throws -> UInt32 { try value(type) }
+    func decode(_ type: UInt64.Type) throws -> UInt64 { try value(type) }
+
+    func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        if recordFromRow {
+            if T.self is any DatabaseValueConvertible.Type, row.count > 0 {
+                return try RecordValueDecoding<Record>.decode(T.self, row: row, columnIndex: 0, codingPath: codingPath)
+            }
+            return try RecordValueDecoding<Record>.decodeRecord(T.self, from: row, codingPath: codingPath)
+        }
+        return try RecordValueDecoding<Record>.decode(T.self, row: row, columnIndex: columnIndex, codingPath: codingPath)
+    }
+}
+
+/// Decodes an array of records from prefetched rows.
+struct PrefetchedRowsDecoder<Record: FetchableRecord>: Decoder, UnkeyedDecodingContainer {
+    let rows: [Row]
+    let codingPath: [any CodingKey]
+    var currentIndex = 0
+
+    init(rows: [Row], codingPath: [any CodingKey]) {
+        self.rows = rows
+        self.codingPath = codingPath
+    }
+
+    var userInfo: [CodingUserInfoKey: Any] { Record.databaseDecodingUserInfo }
+    var count: Int? { rows.count }
+    var isAtEnd: Bool { currentIndex >= rows.count }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        throw DecodingError.typeMismatch(KeyedDecodingContainer<Key>.self, DecodingError.Context(
+            codingPath: codingPath, debugDescription: "prefetched rows decode as an array"))
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer { self }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer {
+        throw DecodingError.typeMismatch([Any].self, DecodingError.Context(
+            codingPath: codingPath, debugDescription: "prefetched rows decode as an array"))
+    }
+
+    mutating func decodeNil() throws -> Bool { false }
+
+    mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        guard !isAtEnd else {
+            throw DecodingError.valueNotFound(T.self, DecodingError.Context(codingPath: codingPath, debugDescription: "no more rows"))
+        }
+        defer { currentIndex += 1 }
+        let row = rows[currentIndex]
+        if T.self is any DatabaseValueConvertible.Type {
+            return try ColumnDecoder<Record>(row: row, columnIndex: 0, codingPath: codingPath, recordFromRow: true).decode(T.self)
+        }
+        return try RecordValueDecoding<Record>.decodeRecord(T.self, from: row, codingPath: codingPath)
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
+        guard !isAtEnd else {
+            throw DecodingError.valueNotFound(KeyedDecodingContainer<NestedKey>.self, DecodingError.Context(codingPath: codingPath, debugDescription: "no more rows"))
+        }
+        defer { currentIndex += 1 }
+        return KeyedDecodingContainer(RowKeyedDecodingContainer<Record, NestedKey>(
+            row: rows[currentIndex], codingPath: codingPath, retained: true))
+    }
+
+    mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        throw DecodingError.typeMismatch([Any].self, DecodingError.Context(codingPath: codingPath, debugDescription: "rows don't nest"))
+    }
+
+    mutating func superDecoder() throws -> any Decoder { self }
+}

@@ -1,0 +1,180 @@
+import CSQLite
+import Foundation
+
+/// A type that can be built from a database row.
+///
+/// ```swift
+/// struct Player: FetchableRecord {
+///     var id: Int64
+///     var name: String
+///     init(row: Row) throws {
+///         id = row["id"]
+///         name = row["name"]
+///     }
+/// }
+/// let players = try Player.fetchAll(db, sql: "SELECT * FROM player")
+/// ```
+///
+/// `Decodable` types get `init(row:)` for free: each coding key reads the
+/// column of the same name. The row given to `init(row:)` may be the live
+/// row of a cursor: copy it (`row.copy()`) to keep it.
+public protocol FetchableRecord {
+    /// Builds a record from a row.
+    init(row: Row) throws
+
+    /// The user info of the `Decoder` that decodes `Decodable` records.
+    static var databaseDecodingUserInfo: [CodingUserInfoKey: Any] { get }
+
+    /// The decoder of nested `Decodable` values stored as JSON in `column`.
+    static func databaseJSONDecoder(for column: String) -> JSONDecoder
+
+    /// How `Data` properties are read from `column`.
+    static func databaseDataDecodingStrategy(for column: String) -> DatabaseDataDecodingStrategy
+
+    /// How `Date` properties are read from `column`.
+    static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy
+
+    /// How coding keys map to column names.
+    static var databaseColumnDecodingStrategy: DatabaseColumnDecodingStrategy { get }
+}
+
+extension FetchableRecord {
+    public static var databaseDecodingUserInfo: [CodingUserInfoKey: Any] { [:] }
+
+    /// A JSON decoder for base64 data and dates in milliseconds since 1970.
+    public static func databaseJSONDecoder(for column: String) -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dataDecodingStrategy = .base64
+        decoder.dateDecodingStrategy = .millisecondsSince1970
+        decoder.nonConformingFloatDecodingStrategy = .throw
+        decoder.userInfo = databaseDecodingUserInfo.sendableUserInfo
+        return decoder
+    }
+
+    public static func databaseDataDecodingStrategy(for column: String) -> DatabaseDataDecodingStrategy {
+        .deferredToData
+    }
+
+    public static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy {
+        .deferredToDate
+    }
+
+    public static var databaseColumnDecodingStrategy: DatabaseColumnDecodingStrategy { .useDefaultKeys }
+}
+
+// MARK: - Fetching from SQL
+
+extension FetchableRecord {
+    /// A cursor over the records of a query.
+    ///
+    /// ```swift
+    /// let players = try Player.fetchCursor(db, sql: "SELECT * FROM player")
+    /// while let player = try players.next() { ... }
+    /// ```
+    public static func fetchCursor(
+        _ db: Database,
+        sql: String,
+        arguments: StatementArguments = StatementArguments()) throws -> RecordCursor<Self>
+    {
+        try fetchCursor(db.makeStatement(sql: sql), arguments: arguments)
+    }
+
+    /// A cursor over the records of a prepared statement.
+    public static func fetchCursor(
+        _ statement: Statement,
+        arguments: StatementArguments? = nil) throws -> RecordCursor<Self>
+    {
+        try RecordCursor(statement: statement, arguments: arguments)
+    }
+
+    /// An array of the records of a query.
+    @inlinable
+    public static func fetchAll(
+        _ db: Database,
+        sql: String,
+        arguments: StatementArguments = StatementArguments()) throws -> [Self]
+    {
+        try fetchAll(db.makeStatement(sql: sql), arguments: arguments)
+    }
+
+    /// An array of the records of a prepared statement.
+    @inlinable
+    public static func fetchAll(_ statement: Statement, arguments: StatementArguments? = nil) throws -> [Self] {
+        try Array(fetchCursor(statement, arguments: arguments))
+    }
+
+    /// The first record of a query, or nil.
+    @inlinable
+    public static func fetchOne(
+        _ db: Database,
+        sql: String,
+        arguments: StatementArguments = StatementArguments()) throws -> Self?
+    {
+        try fetchOne(db.makeStatement(sql: sql), arguments: arguments)
+    }
+
+    /// The first record of a prepared statement, or nil.
+    @inlinable
+    public static func fetchOne(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Self? {
+        try fetchCursor(statement, arguments: arguments)._fetchFirst { $0 }
+    }
+}
+
+extension FetchableRecord where Self: Hashable {
+    /// A set of the records of a query.
+    public static func fetchSet(
+        _ db: Database,
+        sql: String,
+        arguments: StatementArguments = StatementArguments()) throws -> Set<Self>
+    {
+        try fetchSet(db.makeStatement(sql: sql), arguments: arguments)
+    }
+
+    /// A set of the records of a prepared statement.
+    public static func fetchSet(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Set<Self> {
+        try Set(fetchCursor(statement, arguments: arguments))
+    }
+}
+
+/// A cursor over the records of a statement: each record is built from the
+/// statement's current row.
+public final class RecordCursor<Record: FetchableRecord>: DatabaseCursor {
+    public typealias Element = Record
+    public let statement: Statement
+    @exclusivity(unchecked) public var _isDone = false
+    @usableFromInline let row: Row
+
+    init(statement: Statement, arguments: StatementArguments?) throws {
+        self.statement = statement
+        self.row = Row(statement: statement)
+        try _start(arguments: arguments)
+    }
+
+    /// A cursor whose rows have scopes or prefetched rows (associations).
+    init(statement: Statement, arguments: StatementArguments?, row: Row) throws {
+        self.statement = statement
+        self.row = row
+        try _start(arguments: arguments)
+    }
+
+    deinit {
+        sqlite3_reset(statement.sqliteStatement)
+    }
+
+    @inlinable
+    public func _element() throws -> Record {
+        try Record(row: row)
+    }
+}
+
+@available(*, unavailable)
+extension RecordCursor: Sendable { }
+
+extension Dictionary where Key == CodingUserInfoKey, Value == Any {
+    /// GRDB's user info is `[CodingUserInfoKey: Any]`, Foundation's coders
+    /// want Sendable values: the values are the user's, handed over as is
+    /// (both existentials have the same layout).
+    var sendableUserInfo: [CodingUserInfoKey: any Sendable] {
+        mapValues { unsafeBitCast($0, to: (any Sendable).self) }
+    }
+}

@@ -1,0 +1,185 @@
+/// A type that can be inserted, updated, saved, upserted and deleted, and
+/// may change on insertion (an auto-incremented id).
+///
+/// ```swift
+/// struct Player: Codable, FetchableRecord, MutablePersistableRecord {
+///     var id: Int64?
+///     var name: String
+///
+///     // Update the auto-incremented id upon successful insertion.
+///     mutating func didInsert(_ inserted: InsertionSuccess) {
+///         id = inserted.rowID
+///     }
+/// }
+/// var player = Player(id: nil, name: "Arthur")
+/// try player.insert(db)   // INSERT INTO player (id, name) VALUES (NULL, 'Arthur')
+/// player.id               // the new id
+/// ```
+///
+/// Persistence callbacks run in this order: `willSave`, `aroundSave`,
+/// `willInsert` (or `willUpdate`), `aroundInsert` (or `aroundUpdate`), the
+/// statement, `didInsert` (or `didUpdate`), `didSave`. Deletion has its own
+/// `willDelete`, `aroundDelete`, `didDelete`.
+public protocol MutablePersistableRecord: EncodableRecord, TableRecord {
+    /// How insertions and updates resolve constraint conflicts. Default:
+    /// `ABORT` for both (plain INSERT and UPDATE statements).
+    static var persistenceConflictPolicy: PersistenceConflictPolicy { get }
+
+    /// Before insertion; may modify the record (set timestamps...).
+    mutating func willInsert(_ db: Database) throws
+    /// Around insertion: call `insert` exactly once and rethrow its error.
+    func aroundInsert(_ db: Database, insert: () throws -> InsertionSuccess) throws
+    /// After insertion; may modify the record (store the rowid...).
+    mutating func didInsert(_ inserted: InsertionSuccess)
+
+    /// Before an update of `columns`.
+    func willUpdate(_ db: Database, columns: Set<String>) throws
+    /// Around an update: call `update` exactly once and rethrow its error.
+    func aroundUpdate(_ db: Database, columns: Set<String>, update: () throws -> PersistenceSuccess) throws
+    /// After an update.
+    func didUpdate(_ updated: PersistenceSuccess)
+
+    /// Before insertion, update, save or upsert.
+    func willSave(_ db: Database) throws
+    /// Around insertion, update, save or upsert: call `save` exactly once
+    /// and rethrow its error.
+    func aroundSave(_ db: Database, save: () throws -> PersistenceSuccess) throws
+    /// After insertion, update, save or upsert.
+    func didSave(_ saved: PersistenceSuccess)
+
+    /// Before deletion.
+    func willDelete(_ db: Database) throws
+    /// Around deletion: call `delete` exactly once and rethrow its error.
+    func aroundDelete(_ db: Database, delete: () throws -> Bool) throws
+    /// After deletion, with whether a row was deleted.
+    func didDelete(deleted: Bool)
+}
+
+extension MutablePersistableRecord {
+    public static var persistenceConflictPolicy: PersistenceConflictPolicy {
+        PersistenceConflictPolicy(insert: .abort, update: .abort)
+    }
+
+    @inlinable public mutating func willInsert(_ db: Database) throws { }
+    @inlinable public func aroundInsert(_ db: Database, insert: () throws -> InsertionSuccess) throws { _ = try insert() }
+    @inlinable public mutating func didInsert(_ inserted: InsertionSuccess) { }
+
+    @inlinable public func willUpdate(_ db: Database, columns: Set<String>) throws { }
+    @inlinable public func aroundUpdate(_ db: Database, columns: Set<String>, update: () throws -> PersistenceSuccess) throws {
+        _ = try update()
+    }
+    @inlinable public func didUpdate(_ updated: PersistenceSuccess) { }
+
+    @inlinable public func willSave(_ db: Database) throws { }
+    @inlinable public func aroundSave(_ db: Database, save: () throws -> PersistenceSuccess) throws { _ = try save() }
+    @inlinable public func didSave(_ saved: PersistenceSuccess) { }
+
+    @inlinable public func willDelete(_ db: Database) throws { }
+    @inlinable public func aroundDelete(_ db: Database, delete: () throws -> Bool) throws { _ = try delete() }
+    @inlinable public func didDelete(deleted: Bool) { }
+
+    /// An `around...` callback that did not call its function: a
+    /// programmer error, reported as an error because it may only show
+    /// when a database error happens.
+    @usableFromInline
+    func persistenceCallbackMisuse(_ callbackName: String) throws -> Never {
+        throw DatabaseError(
+            resultCode: .SQLITE_MISUSE,
+            message: "Incorrect implementation of the `\(Self.self).\(callbackName)` persistence callback: "
+                + "the action function was not called, or its error was not rethrown.")
+    }
+
+    /// Whether a row has the primary key of the record.
+    public func exists(_ db: Database) throws -> Bool {
+        let engine = try PersistenceEngine(db, self)
+        guard let condition = engine.primaryKeyCondition() else { return false }
+        return try Self.exists(db, where: condition)
+    }
+
+    /// The error for the missing row of this record.
+    public func recordNotFound(_ db: Database) -> any Error {
+        do {
+            return try PersistenceEngine(db, self).recordNotFound()
+        } catch {
+            return error
+        }
+    }
+}
+
+/// How insertions and updates resolve constraint conflicts.
+///
+/// Related SQLite documentation: <https://www.sqlite.org/lang_conflict.html>
+public struct PersistenceConflictPolicy: Sendable {
+    /// The conflict resolution of insertions (`INSERT OR ...`).
+    public let conflictResolutionForInsert: Database.ConflictResolution
+    /// The conflict resolution of updates (`UPDATE OR ...`).
+    public let conflictResolutionForUpdate: Database.ConflictResolution
+
+    public init(insert: Database.ConflictResolution = .abort, update: Database.ConflictResolution = .abort) {
+        self.conflictResolutionForInsert = insert
+        self.conflictResolutionForUpdate = update
+    }
+}
+
+/// What `didInsert` is told: the rowid of the inserted row.
+public struct InsertionSuccess {
+    /// The rowid of the inserted row.
+    public var rowID: Int64
+    /// The column that holds the rowid (an INTEGER PRIMARY KEY, or
+    /// `rowid`), if any.
+    public var rowIDColumn: String?
+    // The container is shared with the connection's reusable container
+    // until it is read: the rowid is only set on a copy when asked.
+    private var container: PersistenceContainer
+    private var containerHasRowID: Bool
+
+    init(rowID: Int64, rowIDColumn: String?, container: PersistenceContainer) {
+        self.rowID = rowID
+        self.rowIDColumn = rowIDColumn
+        self.container = container
+        self.containerHasRowID = false
+    }
+
+    /// The inserted values, with the rowid column set.
+    public var persistenceContainer: PersistenceContainer {
+        get {
+            guard !containerHasRowID, let rowIDColumn else { return container }
+            var container = self.container
+            container[rowIDColumn] = rowID
+            return container
+        }
+        set {
+            container = newValue
+            containerHasRowID = true
+        }
+    }
+}
+
+/// What `didUpdate` and `didSave` are told.
+public struct PersistenceSuccess {
+    private enum Source {
+        case container(PersistenceContainer)
+        case inserted(InsertionSuccess)
+    }
+    private var source: Source
+
+    /// The saved values.
+    public var persistenceContainer: PersistenceContainer {
+        get {
+            switch source {
+            case .container(let container): container
+            case .inserted(let inserted): inserted.persistenceContainer
+            }
+        }
+        set { source = .container(newValue) }
+    }
+
+    init(persistenceContainer: PersistenceContainer) {
+        self.source = .container(persistenceContainer)
+    }
+
+    @usableFromInline
+    init(_ inserted: InsertionSuccess) {
+        self.source = .inserted(inserted)
+    }
+}

@@ -1,0 +1,82 @@
+/// A type that can be inserted, updated, saved, upserted and deleted, and
+/// does not change on insertion: its callbacks are not mutating, so a `let`
+/// record can be inserted.
+///
+/// ```swift
+/// struct Country: Codable, PersistableRecord {
+///     var code: String
+///     var name: String
+/// }
+/// let country = Country(code: "FR", name: "France")
+/// try country.insert(db)
+/// ```
+public protocol PersistableRecord: MutablePersistableRecord {
+    /// Before insertion.
+    func willInsert(_ db: Database) throws
+    /// After insertion.
+    func didInsert(_ inserted: InsertionSuccess)
+}
+
+extension PersistableRecord {
+    @inlinable public func willInsert(_ db: Database) throws { }
+    @inlinable public func didInsert(_ inserted: InsertionSuccess) { }
+
+    /// Inserts the record: `INSERT INTO table (...) VALUES (...)`.
+    @inlinable
+    public func insert(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws {
+        try willSave(db)
+        var saved: PersistenceSuccess?
+        try aroundSave(db) {
+            var record = self
+            saved = try PersistenceSuccess(record.insertWithCallbacks(db, onConflict: conflictResolution))
+            return saved!
+        }
+        guard let saved else { try persistenceCallbackMisuse("aroundSave") }
+        didSave(saved)
+    }
+
+    /// Updates the row with the record's primary key if there is one, and
+    /// inserts the record otherwise.
+    public func save(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws {
+        try willSave(db)
+        var saved: PersistenceSuccess?
+        try aroundSave(db) {
+            var record = self
+            saved = try record.updateOrInsertWithCallbacks(db, onConflict: conflictResolution)
+            return saved!
+        }
+        guard let saved else { try persistenceCallbackMisuse("aroundSave") }
+        didSave(saved)
+    }
+
+    /// Inserts the record, or updates the row it conflicts with.
+    public func upsert(_ db: Database) throws {
+        var record = self
+        _ = try record.upsertAndFetch(db, onConflict: [], selection: []) { _ in }
+    }
+
+    /// Inserts the record, and returns the inserted row as another record
+    /// type.
+    public func insertAndFetch<T: FetchableRecord & TableRecord>(
+        _ db: Database,
+        onConflict conflictResolution: Database.ConflictResolution? = nil,
+        as returnedType: T.Type) throws -> T
+    {
+        var record = self
+        return try record.insertAndFetch(db, onConflict: conflictResolution, selection: T.databaseSelection) { statement in
+            guard let row = try Row.fetchAll(statement).first else { throw recordNotFound(db) }
+            return try T(row: row)
+        }
+    }
+
+    /// Upserts the record, and returns the inserted or updated row as a
+    /// record of the same type.
+    public func upsertAndFetch(_ db: Database, onConflict conflictTarget: [String] = []) throws -> Self
+    where Self: FetchableRecord
+    {
+        var record = self
+        return try record.upsertAndFetch(db, onConflict: conflictTarget, selection: Self.databaseSelection) { row in
+            try Self(row: row.droppingFirstColumn())
+        }
+    }
+}

@@ -1,0 +1,124 @@
+/// The columns and values of a record, filled by
+/// ``EncodableRecord/encode(to:)``, in the order they were set.
+///
+/// ```swift
+/// func encode(to container: inout PersistenceContainer) {
+///     container["id"] = id
+///     container[Columns.name] = name
+/// }
+/// ```
+///
+/// Column names are case-insensitive: setting a column twice keeps its
+/// first position and the last value.
+public struct PersistenceContainer: @unchecked Sendable {
+    // A container reused for many records (inserts in a loop) keeps the
+    // column names of the previous record beyond `count`: when a record
+    // sets the same columns in the same order, each assignment is a
+    // comparison of string bits, and nothing allocates.
+    @usableFromInline var names: [String] = []
+    @usableFromInline var values: [DatabaseValue] = []
+    /// The number of columns set.
+    @usableFromInline var setCount = 0
+    /// The keyed container of the Encodable encoder, reused with the
+    /// container (nil for one-off containers).
+    @usableFromInline let encoderCache: RecordEncoderCache?
+
+    init(encoderCache: RecordEncoderCache? = nil) {
+        self.encoderCache = encoderCache
+    }
+
+    /// The container of a record.
+    init(_ record: some EncodableRecord) throws {
+        self.init()
+        try record.encode(to: &self)
+    }
+
+    /// The value of a column: nil if the column was not set, a NULL
+    /// database value if it was set to nil.
+    public subscript(_ column: String) -> (any DatabaseValueConvertible)? {
+        get { databaseValue(forColumn: column) }
+        set { set(newValue?.databaseValue ?? .null, forColumn: column) }
+    }
+
+    /// The value of a column.
+    public subscript(_ column: some ColumnExpression) -> (any DatabaseValueConvertible)? {
+        get { self[column.name] }
+        set { self[column.name] = newValue }
+    }
+
+    /// Sets the value of a column.
+    @inlinable
+    @inline(__always)
+    mutating func set(_ value: DatabaseValue, forColumn column: String) {
+        let position = setCount
+        if position < names.count {
+            let bits = names.withUnsafeBytes { $0.load(fromByteOffset: position * 16, as: (UInt64, UInt64).self) }
+            if bits == unsafeBitCast(column, to: (UInt64, UInt64).self) {
+                values[position] = value
+                setCount = position + 1
+                return
+            }
+        }
+        slowSet(value, forColumn: column)
+    }
+
+    @usableFromInline
+    mutating func slowSet(_ value: DatabaseValue, forColumn column: String) {
+        if let index = index(forColumn: column) {
+            values[index] = value
+            return
+        }
+        if setCount < names.count {
+            names.removeSubrange(setCount...)
+            values.removeSubrange(setCount...)
+        }
+        names.append(column)
+        values.append(value)
+        setCount += 1
+    }
+
+    /// Forgets the values, keeps the column names as hints for the next
+    /// record.
+    mutating func prepareForReuse() {
+        setCount = 0
+    }
+
+    func index(forColumn column: String) -> Int? {
+        names[0..<setCount].firstIndex { $0.equalsIgnoringCase(column) }
+    }
+
+    /// The value of a column, or nil if it was not set.
+    func databaseValue(forColumn column: String) -> DatabaseValue? {
+        index(forColumn: column).map { values[$0] }
+    }
+
+    /// The column names, in order.
+    var columns: ArraySlice<String> { names[0..<setCount] }
+
+    /// The values of the columns, in order.
+    var databaseValues: ArraySlice<DatabaseValue> { values[0..<setCount] }
+
+    /// The columns of `self` whose value differs from `old`, with their
+    /// value in `old` (NULL if `old` lacks the column).
+    func changes(from old: PersistenceContainer) -> [(column: String, oldValue: DatabaseValue)] {
+        var changes: [(String, DatabaseValue)] = []
+        for index in 0..<setCount {
+            let oldValue = old.databaseValue(forColumn: names[index]) ?? .null
+            if values[index] != oldValue {
+                changes.append((names[index], oldValue))
+            }
+        }
+        return changes
+    }
+}
+
+extension PersistenceContainer: RandomAccessCollection {
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { setCount }
+
+    /// The (column, value) pair at `position`.
+    public subscript(position: Int) -> (String, DatabaseValue) {
+        precondition(position >= 0 && position < setCount, "Index out of range")
+        return (names[position], values[position])
+    }
+}
