@@ -147,7 +147,8 @@ extension Database {
     /// After a statement ran to completion.
     @usableFromInline
     func statementDidExecute(_ statement: Statement) throws {
-        if statement.info.changesSchema {
+        if statement.info.changesSchema || statement.info.transactionEffect?.rollsBack == true {
+            // A rollback may undo schema changes.
             schemaCache.removeAll()
             recordStorage = nil
         }
@@ -162,7 +163,13 @@ extension Database {
         let message = lastErrorMessage
         let extendedCode = sqlite3_extended_errcode(sqliteConnection)
         sqlite3_reset(statement.sqliteStatement)
+        let wasInsideTransaction = !wasAutocommit
         checkForAutocommitTransition()
+        if wasInsideTransaction && wasAutocommit {
+            // SQLite rolled the transaction back, maybe with schema changes.
+            schemaCache.removeAll()
+            recordStorage = nil
+        }
         try executionObserver?.statementDidFail(statement)
         throw DatabaseError(
             resultCode: extendedCode != 0 ? extendedCode : code,

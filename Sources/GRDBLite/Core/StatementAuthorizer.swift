@@ -11,6 +11,14 @@ struct StatementInfo: Sendable {
         case beginSavepoint(String)
         case releaseSavepoint(String)
         case rollbackSavepoint(String)
+
+        /// Whether the statement undoes changes (ROLLBACK, ROLLBACK TO).
+        var rollsBack: Bool {
+            switch self {
+            case .rollbackTransaction, .rollbackSavepoint: true
+            default: false
+            }
+        }
     }
 
     /// A table the statement writes into.

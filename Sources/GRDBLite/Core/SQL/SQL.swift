@@ -51,6 +51,14 @@ public struct SQL: Sendable {
         for element in elements {
             switch element {
             case let .sql(sql, arguments):
+                if context.usesLiteralValues && !arguments.isEmpty {
+                    // The `?` can't be found reliably in raw SQL.
+                    throw DatabaseError(
+                        resultCode: .SQLITE_MISUSE,
+                        message: "statement arguments are not supported here: interpolate values in the SQL literal instead",
+                        sql: sql,
+                        arguments: arguments)
+                }
                 result += sql
                 context.append(arguments)
             case .expression(let expression):

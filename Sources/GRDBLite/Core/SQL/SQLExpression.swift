@@ -40,8 +40,7 @@ public struct SQLExpression: Sendable {
     func sql(_ context: SQLGenerationContext) throws -> String {
         switch impl {
         case .value(let dbValue):
-            context.append(dbValue)
-            return "?"
+            return context.sql(for: dbValue)
         case let .column(name, qualifier):
             if let qualifier { return "\(qualifier.quotedDatabaseIdentifier).\(name.quotedDatabaseIdentifier)" }
             return name.quotedDatabaseIdentifier
@@ -58,10 +57,23 @@ extension SQLExpression: SQLSpecificExpressible {
 /// Collects the arguments of generated SQL.
 final class SQLGenerationContext {
     let db: Database
+    /// Whether values are written into the SQL as literals instead of
+    /// bound as arguments: schema statements (`CREATE TABLE ... DEFAULT`,
+    /// `CHECK`, `CREATE INDEX ... WHERE`) can't have parameters.
+    let usesLiteralValues: Bool
     private(set) var arguments = StatementArguments()
 
-    init(_ db: Database) {
+    init(_ db: Database, literalValues: Bool = false) {
         self.db = db
+        self.usesLiteralValues = literalValues
+    }
+
+    /// The SQL of a value: `?` (and the value becomes an argument), or an
+    /// SQL literal.
+    func sql(for value: DatabaseValue) -> String {
+        if usesLiteralValues { return value.sqlLiteral }
+        append(value)
+        return "?"
     }
 
     func append(_ value: DatabaseValue) {
