@@ -1,49 +1,36 @@
 extension Database {
-    /// Whether a table (or view) exists in the main or temp schema.
-    public func tableExists(_ name: String) throws -> Bool {
-        try Bool.fetchOne(self, sql: """
-            SELECT EXISTS (
-                SELECT 1 FROM sqlite_master WHERE type IN ('table', 'view') AND name = ? COLLATE NOCASE
-                UNION ALL
-                SELECT 1 FROM sqlite_temp_master WHERE type IN ('table', 'view') AND name = ? COLLATE NOCASE)
-            """, arguments: [name, name]) ?? false
+    // MARK: - Schema objects
+
+    /// Whether a table exists, in any schema or in `schemaName` (`"main"`,
+    /// `"temp"`, or an attached database). Names are case-insensitive.
+    /// Views are not tables: see ``viewExists(_:in:)``.
+    public func tableExists(_ name: String, in schemaName: String? = nil) throws -> Bool {
+        try objectExists(type: "table", name: name, in: schemaName)
     }
 
-    /// The columns of a table, in order.
-    ///
-    /// - throws: A ``DatabaseError`` if the table does not exist.
-    public func columns(in tableName: String) throws -> [ColumnInfo] {
-        let key = "columns:\(tableName.lowercased())"
-        if let columns = schemaCache[key] as? [ColumnInfo] { return columns }
-        let columns = try Row.fetchAll(self, sql: "PRAGMA table_xinfo(\(tableName.quotedDatabaseIdentifier))")
-            .filter { ($0["hidden"] as Int? ?? 0) != 1 } // hidden columns of virtual tables
-            .map(ColumnInfo.init(row:))
-        if columns.isEmpty {
-            throw DatabaseError(message: "no such table: \(tableName)")
-        }
-        schemaCache[key] = columns
-        return columns
+    /// Whether a view exists, in any schema or in `schemaName`.
+    public func viewExists(_ name: String, in schemaName: String? = nil) throws -> Bool {
+        try objectExists(type: "view", name: name, in: schemaName)
     }
 
-    /// The primary key of a table: explicit columns, or the rowid.
-    ///
-    /// - throws: A ``DatabaseError`` if the table does not exist.
-    public func primaryKey(_ tableName: String) throws -> PrimaryKeyInfo {
-        let key = "primaryKey:\(tableName.lowercased())"
-        if let primaryKey = schemaCache[key] as? PrimaryKeyInfo { return primaryKey }
-        let columns = try self.columns(in: tableName)
-        let primaryKeyColumns = columns.filter { $0.primaryKeyIndex > 0 }.sorted { $0.primaryKeyIndex < $1.primaryKeyIndex }
-        let primaryKey: PrimaryKeyInfo
-        switch primaryKeyColumns.count {
-        case 0:
-            primaryKey = .hiddenRowID
-        case 1 where primaryKeyColumns[0].type.uppercased() == "INTEGER":
-            primaryKey = PrimaryKeyInfo(columns: [primaryKeyColumns[0].name], rowIDColumn: primaryKeyColumns[0].name)
-        default:
-            primaryKey = PrimaryKeyInfo(columns: primaryKeyColumns.map(\.name), rowIDColumn: nil)
-        }
-        schemaCache[key] = primaryKey
-        return primaryKey
+    /// Whether a trigger exists, in any schema or in `schemaName`.
+    public func triggerExists(_ name: String, in schemaName: String? = nil) throws -> Bool {
+        try objectExists(type: "trigger", name: name, in: schemaName)
+    }
+
+    /// Whether a table is an SQLite internal table (`sqlite_sequence`...).
+    public static func isSQLiteInternalTable(_ tableName: String) -> Bool {
+        tableName.hasPrefix("sqlite_") || tableName.hasPrefix("pragma_")
+    }
+
+    /// Whether a table is a GRDB internal table (`grdb_migrations`...).
+    public static func isGRDBInternalTable(_ tableName: String) -> Bool {
+        tableName.hasPrefix("grdb_")
+    }
+
+    /// The schema version, which SQLite increments on each schema change.
+    public func schemaVersion() throws -> Int32 {
+        try Int32.fetchOne(self, sql: "PRAGMA schema_version")!
     }
 
     /// Forgets cached schema information. GRDBLite does it after each
@@ -52,47 +39,259 @@ extension Database {
     public func clearSchemaCache() {
         schemaCache.removeAll()
     }
-}
 
-/// A column of a table, as `PRAGMA table_info` describes it.
-public struct ColumnInfo: Sendable, Hashable {
-    /// The column name.
-    public let name: String
-    /// The declared type (`"INTEGER"`, `"TEXT"`, or `""`).
-    public let type: String
-    /// Whether the column is NOT NULL.
-    public let isNotNull: Bool
-    /// The SQL of the default value, if any.
-    public let defaultValueSQL: String?
-    /// The position in the primary key (1-based), or 0.
-    public let primaryKeyIndex: Int
+    // MARK: - Columns and keys
 
-    /// A column from a row of `PRAGMA table_info`.
-    public init(row: Row) {
-        name = row["name"]
-        type = row["type"]
-        isNotNull = row["notnull"]
-        defaultValueSQL = row["dflt_value"]
-        primaryKeyIndex = row["pk"]
+    /// The columns of a table or view, in order.
+    ///
+    /// - throws: A ``DatabaseError`` if the table does not exist.
+    public func columns(in tableName: String, in schemaName: String? = nil) throws -> [ColumnInfo] {
+        try cachedSchemaInfo("columns", tableName, schemaName) {
+            let columns = try Row.fetchAll(self, sql: "PRAGMA \(schemaPrefix(schemaName))table_xinfo(\(tableName.quotedDatabaseIdentifier))")
+                .filter { ($0["hidden"] as Int? ?? 0) != 1 } // hidden columns of virtual tables
+                .map(ColumnInfo.init(row:))
+            if columns.isEmpty {
+                throw DatabaseError.noSuchTable(tableName)
+            }
+            return columns
+        }
+    }
+
+    /// The primary key of a table: the hidden rowid, an `INTEGER PRIMARY
+    /// KEY`, or other columns.
+    ///
+    /// - throws: A ``DatabaseError`` if the table does not exist, or is
+    ///   a view.
+    public func primaryKey(_ tableName: String, in schemaName: String? = nil) throws -> PrimaryKeyInfo {
+        try cachedSchemaInfo("primaryKey", tableName, schemaName) {
+            guard try tableExists(tableName, in: schemaName) else {
+                if try viewExists(tableName, in: schemaName) {
+                    throw DatabaseError(message: "database view \(tableName) has no primary key")
+                }
+                throw DatabaseError.noSuchTable(tableName)
+            }
+            let columns = try self.columns(in: tableName, in: schemaName)
+                .filter { $0.primaryKeyIndex > 0 }
+                .sorted { $0.primaryKeyIndex < $1.primaryKeyIndex }
+            if columns.isEmpty {
+                return .hiddenRowID
+            }
+            // A single INTEGER primary key is an alias for the rowid.
+            // (SQLite makes an exception for `INTEGER PRIMARY KEY DESC`,
+            // ignored here as in GRDB.)
+            if columns.count == 1 && columns[0].type.uppercased() == "INTEGER" {
+                return .rowID(columns[0])
+            }
+            return try .regular(columns, tableHasRowID: tableHasRowID(tableName, in: schemaName))
+        }
+    }
+
+    /// Whether the table is not a WITHOUT ROWID table.
+    private func tableHasRowID(_ tableName: String, in schemaName: String?) throws -> Bool {
+        let rows = try Row.fetchAll(self, sql: "PRAGMA \(schemaPrefix(schemaName))table_list(\(tableName.quotedDatabaseIdentifier))")
+        // The temp schema shadows the others.
+        let row = rows.first { ($0["schema"] as String) == "temp" } ?? rows.first
+        return !(row?["wr"] as Bool? ?? false)
+    }
+
+    /// The foreign keys of a table.
+    ///
+    /// - throws: A ``DatabaseError`` if the table does not exist.
+    public func foreignKeys(on tableName: String, in schemaName: String? = nil) throws -> [ForeignKeyInfo] {
+        try cachedSchemaInfo("foreignKeys", tableName, schemaName) {
+            // Rows: id, seq, table, from, to, ...; one row per column.
+            let rows = try Row.fetchAll(self, sql: "PRAGMA \(schemaPrefix(schemaName))foreign_key_list(\(tableName.quotedDatabaseIdentifier))")
+            if rows.isEmpty, try !tableExists(tableName, in: schemaName) {
+                throw DatabaseError.noSuchTable(tableName)
+            }
+            var foreignKeys: [ForeignKeyInfo] = []
+            var index = rows.startIndex
+            while index < rows.endIndex {
+                let id: Int = rows[index]["id"]
+                let group = rows[index...].prefix { ($0["id"] as Int) == id }.sorted { ($0["seq"] as Int) < ($1["seq"] as Int) }
+                index += group.count
+                let destinationTable: String = group[0]["table"]
+                let origins = group.map { $0["from"] as String }
+                var destinations = group.map { $0["to"] as String? }
+                if destinations.contains(nil) {
+                    // `REFERENCES parent` refers to the primary key of parent.
+                    destinations = try primaryKey(destinationTable).columns
+                }
+                foreignKeys.append(ForeignKeyInfo(
+                    id: id,
+                    destinationTable: destinationTable,
+                    mapping: zip(origins, destinations).map { ($0, $1!) }))
+            }
+            return foreignKeys
+        }
+    }
+
+    /// The indexes of a table, except indexes on expressions.
+    ///
+    /// - throws: A ``DatabaseError`` if the table does not exist.
+    public func indexes(on tableName: String, in schemaName: String? = nil) throws -> [IndexInfo] {
+        try cachedSchemaInfo("indexes", tableName, schemaName) {
+            let prefix = schemaPrefix(schemaName)
+            let rows = try Row.fetchAll(self, sql: "PRAGMA \(prefix)index_list(\(tableName.quotedDatabaseIdentifier))")
+            if rows.isEmpty, try !tableExists(tableName, in: schemaName) {
+                throw DatabaseError.noSuchTable(tableName)
+            }
+            return try rows.compactMap { row -> IndexInfo? in
+                let name: String = row["name"]
+                let columns = try Row.fetchAll(self, sql: "PRAGMA \(prefix)index_info(\(name.quotedDatabaseIdentifier))")
+                    .sorted { ($0["seqno"] as Int) < ($1["seqno"] as Int) }
+                    .map { $0["name"] as String? }
+                // An expression has no column name.
+                guard !columns.contains(nil) else { return nil }
+                return IndexInfo(
+                    name: name,
+                    columns: columns.map { $0! },
+                    isUnique: row["unique"],
+                    origin: IndexInfo.Origin(rawValue: row["origin"]))
+            }
+        }
+    }
+
+    /// Whether the columns (in any order) contain a unique key: the
+    /// primary key, or the columns of a unique index.
+    ///
+    /// ```swift
+    /// // CREATE TABLE t(id INTEGER PRIMARY KEY, a, b, c, UNIQUE(a, b))
+    /// try db.table("t", hasUniqueKey: ["id"])      // true
+    /// try db.table("t", hasUniqueKey: ["b", "a"])  // true
+    /// try db.table("t", hasUniqueKey: ["a", "c"])  // false
+    /// ```
+    public func table(_ tableName: String, hasUniqueKey columns: some Collection<String>) throws -> Bool {
+        let columns = Set(columns.map { $0.lowercased() })
+        if columns.isEmpty { return false }
+        let primaryKey = try self.primaryKey(tableName)
+        if primaryKey.tableHasRowID && columns.contains("rowid") {
+            return true
+        }
+        if Set(primaryKey.columns.map { $0.lowercased() }).isSubset(of: columns) {
+            return true
+        }
+        return try indexes(on: tableName).contains { index in
+            index.isUnique && Set(index.columns.map { $0.lowercased() }).isSubset(of: columns)
+        }
+    }
+
+    // MARK: - Foreign key checks
+
+    /// The rows that break a foreign key, in all tables.
+    ///
+    /// Foreign keys are not checked when `PRAGMA foreign_keys` is off
+    /// (during a migration with deferred checks, for example): this finds
+    /// what they would have refused.
+    public func foreignKeyViolations() throws -> MapCursor<RowCursor, ForeignKeyViolation> {
+        try Row.fetchCursor(self, sql: "PRAGMA foreign_key_check").map(ForeignKeyViolation.init(row:))
+    }
+
+    /// The rows of a table that break a foreign key.
+    ///
+    /// - throws: A ``DatabaseError`` if the table does not exist.
+    public func foreignKeyViolations(
+        in tableName: String,
+        in schemaName: String? = nil) throws -> MapCursor<RowCursor, ForeignKeyViolation>
+    {
+        guard try tableExists(tableName, in: schemaName) else {
+            throw DatabaseError.noSuchTable(tableName)
+        }
+        return try Row.fetchCursor(
+            self,
+            sql: "PRAGMA \(schemaPrefix(schemaName))foreign_key_check(\(tableName.quotedDatabaseIdentifier))")
+            .map(ForeignKeyViolation.init(row:))
+    }
+
+    /// Throws the first foreign key violation, if any, as a
+    /// ``DatabaseError`` with code `SQLITE_CONSTRAINT_FOREIGNKEY` and a
+    /// message that describes it.
+    public func checkForeignKeys() throws {
+        if let violation = try foreignKeyViolations().next() {
+            throw violation.databaseError(self)
+        }
+    }
+
+    /// Throws the first foreign key violation in a table, if any.
+    public func checkForeignKeys(in tableName: String, in schemaName: String? = nil) throws {
+        if let violation = try foreignKeyViolations(in: tableName, in: schemaName).next() {
+            throw violation.databaseError(self)
+        }
+    }
+
+    // MARK: - Support
+
+    /// `"schema".`, or nothing.
+    private func schemaPrefix(_ schemaName: String?) -> String {
+        schemaName.map { $0.quotedDatabaseIdentifier + "." } ?? ""
+    }
+
+    /// Information about a table, cached until the schema changes.
+    private func cachedSchemaInfo<T>(
+        _ kind: String,
+        _ tableName: String,
+        _ schemaName: String?,
+        fetch: () throws -> T) throws -> T
+    {
+        let key = "\(kind):\(schemaName?.lowercased() ?? "").\(tableName.lowercased())"
+        if let value = schemaCache[key] as? T { return value }
+        let value = try fetch()
+        schemaCache[key] = value
+        return value
+    }
+
+    /// The schemas that hold tables, temp first since it shadows the others.
+    private func schemaNames() throws -> [String] {
+        if let names = schemaCache["schemaNames"] as? [String] { return names }
+        let attached = try Row.fetchAll(self, sql: "PRAGMA database_list")
+            .map { $0["name"] as String }
+            .filter { $0 != "main" && $0 != "temp" }
+        let names = ["temp", "main"] + attached
+        schemaCache["schemaNames"] = names
+        return names
+    }
+
+    /// Whether an object of the type (`table`, `view`, `trigger`, `index`)
+    /// exists in a schema (in any if nil).
+    private func objectExists(type: String, name: String, in schemaName: String?) throws -> Bool {
+        let schemaNames = try schemaNames()
+        let searched: [String]
+        if let schemaName {
+            guard let match = schemaNames.first(where: { $0.lowercased() == schemaName.lowercased() }) else {
+                throw DatabaseError(message: "no such schema: \(schemaName)")
+            }
+            searched = [match]
+        } else {
+            searched = schemaNames
+        }
+        let name = name.lowercased()
+        return try searched.contains { schemaName in
+            try schemaObjects(schemaName).contains(SchemaObject(type: type, name: name))
+        }
+    }
+
+    private struct SchemaObject: Hashable {
+        var type: String
+        /// Lowercased: SQLite identifiers are case-insensitive.
+        var name: String
+    }
+
+    /// The objects of a schema, from its `sqlite_master` table.
+    private func schemaObjects(_ schemaName: String) throws -> Set<SchemaObject> {
+        let key = "schemaObjects:\(schemaName)"
+        if let objects = schemaCache[key] as? Set<SchemaObject> { return objects }
+        let master = schemaName == "temp" ? "sqlite_temp_master" : "\(schemaName.quotedDatabaseIdentifier).sqlite_master"
+        let objects = try Set(Row.fetchAll(self, sql: "SELECT type, name FROM \(master)").map {
+            SchemaObject(type: $0["type"], name: ($0["name"] as String).lowercased())
+        })
+        schemaCache[key] = objects
+        return objects
     }
 }
 
-/// The primary key of a table.
-public struct PrimaryKeyInfo: Sendable, Hashable {
-    /// The primary key columns (`["rowid"]` for the hidden rowid).
-    public let columns: [String]
-    /// The column that is the rowid (an INTEGER PRIMARY KEY, or `rowid`),
-    /// if any.
-    public let rowIDColumn: String?
-
-    /// Whether the primary key is the rowid (hidden or aliased).
-    public var isRowID: Bool { rowIDColumn != nil }
-
-    /// The hidden rowid of a table without explicit primary key.
-    static let hiddenRowID = PrimaryKeyInfo(columns: ["rowid"], rowIDColumn: "rowid")
-
-    init(columns: [String], rowIDColumn: String?) {
-        self.columns = columns
-        self.rowIDColumn = rowIDColumn
+extension DatabaseError {
+    /// `no such table: <name>`, with code `SQLITE_ERROR`.
+    static func noSuchTable(_ tableName: String) -> DatabaseError {
+        DatabaseError(message: "no such table: \(tableName)")
     }
 }

@@ -1,0 +1,33 @@
+/// A column of a table or view, as `PRAGMA table_xinfo` describes it.
+///
+/// ```swift
+/// let columns = try db.columns(in: "player")
+/// columns.map(\.name) // ["id", "name", "score"]
+/// ```
+public struct ColumnInfo: Sendable, Hashable {
+    /// The column name.
+    public let name: String
+    /// The declared type (`"INTEGER"`, `"TEXT"`, or `""`).
+    public let type: String
+    /// Whether the column is NOT NULL.
+    public let isNotNull: Bool
+    /// The SQL of the default value, if any (`"'O''Brien'"`, `"0"`,
+    /// `"CURRENT_TIMESTAMP"`).
+    public let defaultValueSQL: String?
+    /// The position in the primary key (1-based), or 0.
+    public let primaryKeyIndex: Int
+
+    /// A column from a row of `PRAGMA table_info` or `PRAGMA table_xinfo`.
+    public init(row: Row) {
+        name = row["name"]
+        type = row["type"]
+        isNotNull = row["notnull"]
+        defaultValueSQL = row["dflt_value"]
+        primaryKeyIndex = row["pk"]
+    }
+
+    /// The declared type, or nil when the column has none.
+    var columnType: Database.ColumnType? {
+        type.isEmpty ? nil : Database.ColumnType(rawValue: type)
+    }
+}
