@@ -17,14 +17,6 @@ public final class ColumnDefinition {
         case unique(Database.ConflictResolution)
     }
 
-    struct Reference {
-        var table: String
-        var column: String?
-        var deleteAction: Database.ForeignKeyAction?
-        var updateAction: Database.ForeignKeyAction?
-        var isDeferred: Bool
-    }
-
     /// A generated column: `GENERATED ALWAYS AS (...) VIRTUAL`.
     public enum GeneratedColumnQualification: Sendable {
         /// Computed when read.
@@ -41,7 +33,7 @@ public final class ColumnDefinition {
     var checks: [SQLExpression] = []
     var defaultExpression: SQLExpression?
     var collationName: String?
-    var references: [Reference] = []
+    var references: [ReferenceClause] = []
     var generated: (expression: SQLExpression, qualification: GeneratedColumnQualification)?
 
     init(name: String, type: Database.ColumnType?) {
@@ -166,8 +158,8 @@ public final class ColumnDefinition {
         onUpdate updateAction: Database.ForeignKeyAction? = nil,
         deferred isDeferred: Bool = false) -> Self
     {
-        references.append(Reference(
-            table: table, column: column,
+        references.append(ReferenceClause(
+            table: table, columns: column.map { [$0] },
             deleteAction: deleteAction, updateAction: updateAction,
             isDeferred: isDeferred))
         return self

@@ -68,12 +68,8 @@ struct SQLTableGenerator {
             items.append("UNIQUE " + keySQL(constraint))
         }
         for foreignKey in foreignKeys {
-            var sql = "FOREIGN KEY (\(foreignKey.columns.quotedList)) REFERENCES "
-            sql += try referenceSQL(
-                db, table: foreignKey.table, columns: foreignKey.destinationColumns,
-                deleteAction: foreignKey.deleteAction, updateAction: foreignKey.updateAction,
-                isDeferred: foreignKey.isDeferred)
-            items.append(sql)
+            let reference = try foreignKey.reference.sql(db, originTable: table.name, primaryKey: { primaryKey })
+            items.append("FOREIGN KEY (\(foreignKey.columns.quotedList)) REFERENCES \(reference)")
         }
         for check in table.checks {
             items.append("CHECK (\(try check.literalSQL(db)))")
@@ -108,22 +104,6 @@ struct SQLTableGenerator {
             sql += " ON CONFLICT \(conflictResolution.rawValue)"
         }
         return sql
-    }
-
-    /// `"parent"("x", "y") ON DELETE CASCADE`, where nil columns are the
-    /// primary key of the referenced table.
-    private func referenceSQL(
-        _ db: Database,
-        table destination: String,
-        columns: [String]?,
-        deleteAction: Database.ForeignKeyAction?,
-        updateAction: Database.ForeignKeyAction?,
-        isDeferred: Bool) throws -> String
-    {
-        try ReferenceClause(
-            table: destination, columns: columns,
-            deleteAction: deleteAction, updateAction: updateAction, isDeferred: isDeferred)
-            .sql(db, originTable: table.name, primaryKey: { primaryKey })
     }
 
     // MARK: - Resolving primary keys
@@ -228,12 +208,18 @@ struct SQLTableGenerator {
         }
         return BelongsTo(
             columns: columns,
-            foreignKey: TableForeignKey(
-                columns: columnNames, table: destinationTable, destinationColumns: destinationKey.map(\.name),
+            foreignKey: TableForeignKey(columns: columnNames, reference: ReferenceClause(
+                table: destinationTable, columns: destinationKey.map(\.name),
                 deleteAction: foreignKey.deleteAction, updateAction: foreignKey.updateAction,
-                isDeferred: foreignKey.isDeferred),
+                isDeferred: foreignKey.isDeferred)),
             index: index)
     }
+}
+
+/// A table-level `FOREIGN KEY` constraint.
+struct TableForeignKey {
+    var columns: [String]
+    var reference: ReferenceClause
 }
 
 /// The `REFERENCES` clause of a column or table foreign key.
@@ -303,11 +289,7 @@ extension ColumnDefinition {
             chunks.append("COLLATE \(collationName.quotedDatabaseIdentifier)")
         }
         for reference in references {
-            let clause = ReferenceClause(
-                table: reference.table, columns: reference.column.map { [$0] },
-                deleteAction: reference.deleteAction, updateAction: reference.updateAction,
-                isDeferred: reference.isDeferred)
-            chunks.append("REFERENCES \(try clause.sql(db, originTable: table, primaryKey: primaryKey))")
+            chunks.append("REFERENCES \(try reference.sql(db, originTable: table, primaryKey: primaryKey))")
         }
         if let (expression, qualification) = generated {
             chunks.append("GENERATED ALWAYS AS (\(try expression.literalSQL(db)))")

@@ -180,9 +180,9 @@ public final class TableDefinition {
         onUpdate updateAction: Database.ForeignKeyAction? = nil,
         deferred isDeferred: Bool = false)
     {
-        columnComponents.append(.foreignKey(TableForeignKey(
-            columns: columns, table: table, destinationColumns: destinationColumns,
-            deleteAction: deleteAction, updateAction: updateAction, isDeferred: isDeferred)))
+        columnComponents.append(.foreignKey(TableForeignKey(columns: columns, reference: ReferenceClause(
+            table: table, columns: destinationColumns,
+            deleteAction: deleteAction, updateAction: updateAction, isDeferred: isDeferred))))
     }
 
     /// Adds columns that refer to the primary key of another table, and
@@ -263,14 +263,3 @@ public final class TableDefinition {
 
 @available(*, unavailable)
 extension TableDefinition: Sendable { }
-
-/// A table-level `FOREIGN KEY` constraint.
-struct TableForeignKey {
-    var columns: [String]
-    var table: String
-    /// Nil: the primary key of the referenced table.
-    var destinationColumns: [String]?
-    var deleteAction: Database.ForeignKeyAction?
-    var updateAction: Database.ForeignKeyAction?
-    var isDeferred: Bool
-}
