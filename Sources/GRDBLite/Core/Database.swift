@@ -98,7 +98,7 @@ public final class Database {
             }, Unmanaged.passUnretained(self).toOpaque())
         }
         if let trace = configuration.trace {
-            self.trace { trace($0.expandedSQL) }
+            self.trace { trace($0.description) }
         }
         // Reading the schema fails early for a file that is not a database
         // (SQLITE_NOTADB) or is corrupted.
