@@ -145,6 +145,9 @@ extension Database {
         if statement.info.changesSchema {
             schemaCache.removeAll()
         }
+        if let effect = statement.info.transactionEffect {
+            updateSavepoints(effect)
+        }
         checkForAutocommitTransition()
         try executionObserver?.statementDidExecute(statement)
     }
