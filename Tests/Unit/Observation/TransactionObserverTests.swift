@@ -107,17 +107,16 @@ import Testing
         ])
     }
 
-    /// `fetchOne` leaves a statement before its end: SQLite commits when
-    /// the statement is reset, and the commit is notified before the next
-    /// statement runs.
-    @Test func commitOfStatementLeftBeforeItsEnd() throws {
+    /// `fetchOne` on a statement that writes (`INSERT ... RETURNING`) runs
+    /// it to its end, so that its commit is notified at once.
+    @Test func fetchOneOfWritingStatementCommitsAtOnce() throws {
         let dbQueue = try makePlayerDatabase()
         let observer = RecordingObserver()
         dbQueue.add(transactionObserver: observer)
         try dbQueue.writeWithoutTransaction { db throws in
             let id = try Int.fetchOne(db, sql: "INSERT INTO player (id) VALUES (1), (2) RETURNING id")
             #expect(id == 1)
-            #expect(observer.events == ["didChange insert player 1", "didChange insert player 2", "willCommit"])
+            #expect(observer.events == ["didChange insert player 1", "didChange insert player 2", "willCommit", "didCommit"])
             try db.execute(sql: "INSERT INTO player (id) VALUES (3)")
         }
         #expect(observer.events == [
