@@ -40,7 +40,8 @@ public struct Configuration: Sendable {
     /// the real time.
     public var transactionClock: any TransactionClock = .default
 
-    /// Receives the SQL of each executed statement, as SQLite runs it.
+    /// Receives the SQL of each executed statement (with `?` parameters,
+    /// not values), as SQLite runs it. Triggered statements start with `--`.
     public var trace: (@Sendable (String) -> Void)?
 
     /// Whether SQL may use double quotes for string literals. Default false,

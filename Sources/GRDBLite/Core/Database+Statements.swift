@@ -152,6 +152,9 @@ extension Database {
             schemaCache.removeAll()
             recordStorage = nil
         }
+        if let effect = statement.info.transactionEffect {
+            updateSavepoints(effect)
+        }
         checkForAutocommitTransition()
         try executionObserver?.statementDidExecute(statement)
     }

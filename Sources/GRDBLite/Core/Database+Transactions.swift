@@ -58,8 +58,30 @@ extension Database {
         wasAutocommit = isAutocommit
         if isAutocommit {
             transactionDateResult = nil
+            savepointNames.removeAll()
         } else {
             transactionDateResult = Result { try configuration.transactionClock.now(self) }
+        }
+    }
+
+    /// Follows the savepoint stack after a statement that changes it, as
+    /// <https://www.sqlite.org/lang_savepoint.html> describes: RELEASE pops
+    /// savepoints up to the most recent one with the name, ROLLBACK TO pops
+    /// those above it and keeps it.
+    func updateSavepoints(_ effect: StatementInfo.TransactionEffect) {
+        switch effect {
+        case .beginSavepoint(let name):
+            savepointNames.append(name.asciiLowercased)
+        case .releaseSavepoint(let name):
+            if let index = savepointNames.lastIndex(of: name.asciiLowercased) {
+                savepointNames.removeSubrange(index...)
+            }
+        case .rollbackSavepoint(let name):
+            if let index = savepointNames.lastIndex(of: name.asciiLowercased) {
+                savepointNames.removeSubrange((index + 1)...)
+            }
+        case .beginTransaction, .commitTransaction, .rollbackTransaction:
+            savepointNames.removeAll()
         }
     }
 
@@ -225,5 +247,12 @@ extension Database {
             }
         }
         return result!
+    }
+}
+
+extension String {
+    /// Lowercased in ASCII only, as SQLite compares savepoint names.
+    var asciiLowercased: String {
+        String(decoding: utf8.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
     }
 }

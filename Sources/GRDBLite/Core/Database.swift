@@ -41,6 +41,10 @@ public final class Database {
     var isInsideTransactionBlock = false
     /// Depth of `readOnly` calls.
     var readOnlyDepth = 0
+    /// The open savepoints, innermost last, in ASCII lowercase (SQLite
+    /// compares their names case-insensitively). Transaction observers
+    /// hold the changes made inside savepoints until they are released.
+    var savepointNames: [String] = []
 
     /// Prepared statements, by SQL.
     var statementCache: [String: Statement] = [:]
@@ -98,7 +102,7 @@ public final class Database {
             }, Unmanaged.passUnretained(self).toOpaque())
         }
         if let trace = configuration.trace {
-            self.trace { trace($0.expandedSQL) }
+            self.trace { trace($0.description) }
         }
         // Reading the schema fails early for a file that is not a database
         // (SQLITE_NOTADB) or is corrupted.

@@ -37,7 +37,7 @@ public final class Row {
     public internal(set) var prefetchedRows = PrefetchedRowsView()
     /// The record layer caches its row decoder here, so that the rows of a
     /// cursor reuse it. Opaque to Core.
-    @usableFromInline @exclusivity(unchecked) var decoderCache: (key: ObjectIdentifier, value: AnyObject)?
+    @usableFromInline @exclusivity(unchecked) var decoderCache: (record: ObjectIdentifier, key: ObjectIdentifier, value: AnyObject)?
 
     /// A named slice of a row's columns, relative to the row.
     struct ScopeLayout {

@@ -29,7 +29,7 @@ extension EncodableRecord where Self: Encodable {
 @usableFromInline
 final class RecordEncoderCache {
     @usableFromInline var container: UnsafeMutablePointer<PersistenceContainer>?
-    @usableFromInline var keyedContainer: (key: ObjectIdentifier, value: AnyObject)?
+    @usableFromInline var keyedContainer: (record: ObjectIdentifier, key: ObjectIdentifier, value: AnyObject)?
 
     @usableFromInline init() { }
 }
@@ -56,12 +56,13 @@ struct RecordEncoder<Record: EncodableRecord>: Encoder {
 
     @inlinable
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        let id = ObjectIdentifier(RecordKeyedEncodingContainer<Record, Key>.self)
-        if let cached = cache.keyedContainer, cached.key == id {
+        let recordID = ObjectIdentifier(Record.self)
+        let keyID = ObjectIdentifier(Key.self)
+        if let cached = cache.keyedContainer, cached.record == recordID, cached.key == keyID {
             return unsafeDowncast(cached.value, to: KeyedEncodingContainerBox<Key>.self).container
         }
         let container = KeyedEncodingContainer(RecordKeyedEncodingContainer<Record, Key>(cache: cache))
-        cache.keyedContainer = (id, KeyedEncodingContainerBox(container))
+        cache.keyedContainer = (recordID, keyID, KeyedEncodingContainerBox(container))
         return container
     }
 

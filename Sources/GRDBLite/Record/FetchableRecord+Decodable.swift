@@ -46,13 +46,16 @@ struct RowDecoder<Record: FetchableRecord>: Decoder {
         }
         // Rows of a cursor are the same object for every record: reuse the
         // container built for the first one.
-        let id = ObjectIdentifier(RowKeyedDecodingContainer<Record, Key>.self)
-        if let cache = row.decoderCache, cache.key == id {
+        // Identify the container by its generic arguments, which unspecialized
+        // code has at hand (unlike the metadata of the container type).
+        let recordID = ObjectIdentifier(Record.self)
+        let keyID = ObjectIdentifier(Key.self)
+        if let cache = row.decoderCache, cache.record == recordID, cache.key == keyID {
             return unsafeDowncast(cache.value, to: KeyedContainerBox<Key>.self).container
         }
         // The row owns the cache: the cached container must not retain it.
         let container = KeyedDecodingContainer(RowKeyedDecodingContainer<Record, Key>(row: row, codingPath: [], retained: false))
-        row.decoderCache = (id, KeyedContainerBox(container))
+        row.decoderCache = (recordID, keyID, KeyedContainerBox(container))
         return container
     }
 

@@ -1,0 +1,74 @@
+extension Database {
+    /// How long a transaction observer is notified.
+    public enum TransactionObservationExtent: Sendable {
+        /// Until the observer is deallocated: the database holds a weak
+        /// reference to it. The default.
+        case observerLifetime
+        /// Until the current transaction ends, or the next one if none is
+        /// open: the database retains the observer until its
+        /// `databaseDidCommit` or `databaseDidRollback` is called.
+        case nextTransaction
+        /// Until the connection is closed: the database retains the observer.
+        case databaseLifetime
+    }
+}
+
+/// An observer added to a connection, held according to its extent.
+final class TransactionObservation {
+    let extent: Database.TransactionObservationExtent
+    /// False after `stopObservingDatabaseChangesUntilNextTransaction()`:
+    /// no change is notified until the transaction ends.
+    var isEnabled = true
+    private weak var weakObserver: (any TransactionObserver)?
+    private var strongObserver: (any TransactionObserver)?
+
+    init(observer: any TransactionObserver, extent: Database.TransactionObservationExtent) {
+        self.extent = extent
+        if case .observerLifetime = extent {
+            weakObserver = observer
+        } else {
+            strongObserver = observer
+        }
+    }
+
+    /// Nil once the observer is gone (deallocated, or its next transaction
+    /// is over).
+    var observer: (any TransactionObserver)? {
+        strongObserver ?? weakObserver
+    }
+
+    /// Ends the observation: the observer gets no further notification.
+    func detach() {
+        weakObserver = nil
+        strongObserver = nil
+    }
+
+    func wraps(_ observer: some TransactionObserver) -> Bool {
+        self.observer === observer
+    }
+
+    /// The observer, if it is interested in changes.
+    var enabledObserver: (any TransactionObserver)? {
+        isEnabled ? observer : nil
+    }
+
+    func databaseDidCommit(_ db: Database) {
+        // A `.nextTransaction` observer is released before it is notified,
+        // so that the statements it may run don't notify it again.
+        guard let observer = takeObserverForTransactionEnd() else { return }
+        observer.databaseDidCommit(db)
+    }
+
+    func databaseDidRollback(_ db: Database) {
+        guard let observer = takeObserverForTransactionEnd() else { return }
+        observer.databaseDidRollback(db)
+    }
+
+    private func takeObserverForTransactionEnd() -> (any TransactionObserver)? {
+        let observer = self.observer
+        if case .nextTransaction = extent {
+            strongObserver = nil
+        }
+        return observer
+    }
+}

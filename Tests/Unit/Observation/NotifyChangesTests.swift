@@ -1,0 +1,174 @@
+import Foundation
+import GRDBLite
+import Testing
+
+/// `db.notifyChanges(in:)`, and the changes SQLite does not report.
+@Suite struct NotifyChangesTests {
+    /// An observer of some tables, or some columns of `player`.
+    private func observer(
+        name: String? = nil,
+        log: RecordingObserver.Log = RecordingObserver.Log(),
+        tables: Set<String> = [],
+        playerColumns: Set<String> = []) -> RecordingObserver
+    {
+        RecordingObserver(name: name, log: log) { kind in
+            if tables.contains(kind.tableName) { return true }
+            if case .update("player", let columns) = kind { return !columns.isDisjoint(with: playerColumns) }
+            return false
+        }
+    }
+
+    @Test func fullDatabase() throws {
+        let dbQueue = try makePlayerDatabase()
+        let log = RecordingObserver.Log()
+        let observers = [
+            observer(name: "player", log: log, tables: ["player"]),
+            observer(name: "nothing", log: log),
+            observer(name: "score", log: log, playerColumns: ["score"]),
+            observer(name: "missing", log: log, tables: ["missing"]),
+        ]
+        for observer in observers { dbQueue.add(transactionObserver: observer) }
+        try dbQueue.write { db in
+            try db.notifyChanges(in: .fullDatabase)
+        }
+        #expect(log.entries == [
+            "player: didChange",
+            "score: didChange",
+            "player: willCommit",
+            "nothing: willCommit",
+            "score: willCommit",
+            "missing: willCommit",
+            "player: didCommit",
+            "nothing: didCommit",
+            "score: didCommit",
+            "missing: didCommit",
+        ])
+    }
+
+    @Test(arguments: [
+        (DatabaseRegion(table: "player"), ["didChange", "willCommit", "didCommit"]),
+        (DatabaseRegion(table: "PLAYER"), ["didChange", "willCommit", "didCommit"]),
+        (DatabaseRegion(table: "player", columns: ["SCORE", "name"]), ["didChange", "willCommit", "didCommit"]),
+        (DatabaseRegion(table: "player", columns: ["name"]), ["willCommit", "didCommit"]),
+        (DatabaseRegion(table: "team"), ["willCommit", "didCommit"]),
+        (DatabaseRegion(table: "missing"), ["willCommit", "didCommit"]),
+        (DatabaseRegion(), ["willCommit", "didCommit"]),
+    ])
+    func region(_ region: DatabaseRegion, expected: [String]) throws {
+        let dbQueue = try makePlayerDatabase()
+        let observer = observer(playerColumns: ["score"])
+        dbQueue.add(transactionObserver: observer)
+        try dbQueue.write { db in
+            try db.notifyChanges(in: region)
+        }
+        #expect(observer.events == expected, "\(region)")
+    }
+
+    @Test func emptyDatabase() throws {
+        let dbQueue = try DatabaseQueue()
+        let observer = RecordingObserver()
+        dbQueue.add(transactionObserver: observer)
+        try dbQueue.write { db in
+            try db.notifyChanges(in: .fullDatabase)
+        }
+        #expect(observer.events == ["willCommit", "didCommit"])
+    }
+
+    @Test func temporaryTable() throws {
+        let dbQueue = try makePlayerDatabase()
+        try dbQueue.write { try $0.execute(sql: "CREATE TEMPORARY TABLE scratch (a)") }
+        let observer = observer(tables: ["scratch"])
+        dbQueue.add(transactionObserver: observer)
+        try dbQueue.write { db in
+            try db.notifyChanges(in: .fullDatabase)
+            try db.notifyChanges(in: DatabaseRegion(table: "Scratch"))
+        }
+        #expect(observer.events == ["didChange", "didChange", "willCommit", "didCommit"])
+    }
+
+    /// Schema changes are not reported: notify `sqlite_master`, which the
+    /// full database does not include.
+    @Test func schemaChanges() throws {
+        let dbQueue = try makePlayerDatabase()
+        let observer = observer(tables: ["sqlite_master"])
+        dbQueue.add(transactionObserver: observer)
+        try dbQueue.write { db in
+            try db.execute(sql: "CREATE TABLE other (a)")
+            try db.execute(sql: "DROP TABLE other")
+            try db.notifyChanges(in: .fullDatabase)
+        }
+        #expect(observer.events == ["willCommit", "didCommit"])
+        observer.reset()
+        try dbQueue.write { db in
+            try db.execute(sql: "CREATE TABLE other (a)")
+            try db.notifyChanges(in: DatabaseRegion(table: "sqlite_master"))
+        }
+        #expect(observer.events == ["didChange", "willCommit", "didCommit"])
+    }
+
+    @Test func outsideOfTransaction() throws {
+        let dbQueue = try makePlayerDatabase()
+        let observer = RecordingObserver()
+        dbQueue.add(transactionObserver: observer)
+        try dbQueue.writeWithoutTransaction { db in
+            try db.notifyChanges(in: DatabaseRegion(table: "player"))
+        }
+        #expect(observer.events == ["didChange"])
+    }
+
+    @Test func withoutObserverItDoesNothing() throws {
+        let dbQueue = try makePlayerDatabase()
+        try dbQueue.write { db in
+            try db.notifyChanges(in: .fullDatabase)
+        }
+    }
+
+    // MARK: - Changes that are not reported
+
+    @Test func withoutRowIDTableChangesAreNotNotified() throws {
+        let dbQueue = try makePlayerDatabase()
+        try dbQueue.write { try $0.execute(sql: "CREATE TABLE tag (name TEXT PRIMARY KEY) WITHOUT ROWID") }
+        let observer = observer(tables: ["tag"])
+        dbQueue.add(transactionObserver: observer)
+        try dbQueue.write { db in
+            try db.execute(sql: "INSERT INTO tag (name) VALUES ('a')")
+            try db.execute(sql: "UPDATE tag SET name = 'b'")
+            try db.execute(sql: "DELETE FROM tag")
+        }
+        #expect(observer.events == ["willCommit", "didCommit"])
+        observer.reset()
+        try dbQueue.write { db in
+            try db.execute(sql: "INSERT INTO tag (name) VALUES ('a')")
+            try db.notifyChanges(in: DatabaseRegion(table: "tag"))
+        }
+        #expect(observer.events == ["didChange", "willCommit", "didCommit"])
+    }
+
+    @Test func replacedRowsAreNotNotifiedAsDeletions() throws {
+        let dbQueue = try makePlayerDatabase()
+        try dbQueue.write { try $0.execute(sql: "INSERT INTO player (id, name) VALUES (1, 'Arthur')") }
+        let observer = RecordingObserver()
+        dbQueue.add(transactionObserver: observer)
+        try dbQueue.write { db in
+            try db.execute(sql: "INSERT OR REPLACE INTO player (id, name) VALUES (1, 'Barbara')")
+        }
+        #expect(observer.events == ["didChange insert player 1", "willCommit", "didCommit"])
+    }
+
+    @Test func changesOfOtherConnectionsAreNotNotified() throws {
+        let path = FileManager.default.temporaryDirectory
+            .appendingPathComponent("observation-\(UUID().uuidString).sqlite").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let dbQueue = try DatabaseQueue(path: path)
+        let other = try DatabaseQueue(path: path)
+        try dbQueue.write { try $0.execute(sql: "CREATE TABLE t(a)") }
+        let observer = RecordingObserver()
+        dbQueue.add(transactionObserver: observer)
+        try other.write { try $0.execute(sql: "INSERT INTO t VALUES (1)") }
+        #expect(observer.events == [])
+        try dbQueue.write { db in
+            try db.notifyChanges(in: DatabaseRegion(table: "t"))
+        }
+        #expect(observer.events == ["didChange", "willCommit", "didCommit"])
+    }
+}

@@ -1,0 +1,229 @@
+import Foundation
+import Testing
+import GRDBLite
+
+private struct Address: Codable, Equatable {
+    var street: String
+    var city: String
+}
+
+private enum Kind: String, Codable {
+    case novel, essay
+}
+
+private enum Level: Int, Codable, DatabaseValueConvertible {
+    case beginner = 1, expert = 2
+}
+
+private struct Everything: Codable, FetchableRecord, PersistableRecord, Equatable {
+    static let databaseTableName = "everything"
+    var id: Int64
+    var bool: Bool
+    var int8: Int8
+    var uint32: UInt32
+    var double: Double
+    var float: Float
+    var string: String
+    var data: Data
+    var date: Date
+    var uuid: UUID
+    var url: URL
+    var optional: String?
+    var kind: Kind
+    var level: Level
+    var address: Address
+    var tags: [String]
+}
+
+@Suite struct FetchableRecordDecodableTests {
+    @Test func roundTripOfSupportedTypes() throws {
+        let dbQueue = try makeDatabase("""
+            CREATE TABLE everything (
+                id INTEGER PRIMARY KEY, bool, int8, uint32, double, float, string, data,
+                date, uuid, url, optional, kind, level, address, tags)
+            """)
+        let record = Everything(
+            id: 1, bool: true, int8: -128, uint32: .max, double: -0.5, float: 1.5, string: "héllo\0world",
+            data: Data([0, 1, 2]), date: Date(timeIntervalSince1970: 1_700_000_000.123),
+            uuid: UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!,
+            url: URL(string: "https://example.com/a?b=c")!, optional: nil, kind: .essay, level: .expert,
+            address: Address(street: "1 Main St", city: "Paris"), tags: ["a", "b"])
+        try dbQueue.write { db throws in
+            try record.insert(db)
+            let row = try #require(try Row.fetchOne(db, sql: "SELECT * FROM everything"))
+            // Storage as GRDB stores values
+            #expect(row["bool"] as Int == 1)
+            #expect(row["date"] as String == "2023-11-14 22:13:20.123")
+            #expect((row["uuid"] as Data).count == 16)
+            #expect(row["url"] as String == "https://example.com/a?b=c")
+            #expect(row["optional"] as DatabaseValue == .null)
+            #expect(row["kind"] as String == "essay")
+            #expect(row["level"] as Int == 2)
+            #expect(row["address"] as String == #"{"city":"Paris","street":"1 Main St"}"#)
+            #expect(row["tags"] as String == #"["a","b"]"#)
+            #expect(try Everything.fetchOne(db) == record)
+        }
+    }
+
+    @Test func decodingErrorsNameColumnAndType() throws {
+        struct Player: Decodable, FetchableRecord {
+            var name: String
+            var score: Int
+        }
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { db throws in
+            // Wrong type
+            do {
+                _ = try Player.fetchOne(db, sql: "SELECT 'Arthur' AS name, 'ten' AS score")
+                Issue.record("expected an error")
+            } catch let error as RowDecodingError {
+                #expect(error.kind == .valueMismatch)
+                #expect(error.key == "score")
+                #expect(error.typeName == "Int")
+                #expect(error.databaseValue == "ten".databaseValue)
+                #expect(error.sql == "SELECT 'Arthur' AS name, 'ten' AS score")
+            }
+            // NULL into non-optional
+            #expect(throws: RowDecodingError.self) {
+                try Player.fetchOne(db, sql: "SELECT 'Arthur' AS name, NULL AS score")
+            }
+            // Missing column
+            do {
+                _ = try Player.fetchOne(db, sql: "SELECT 'Arthur' AS name")
+                Issue.record("expected an error")
+            } catch let error as RowDecodingError {
+                #expect(error.kind == .columnNotFound)
+                #expect(error.key == "score")
+                #expect("\(error)".contains("column not found: \"score\""))
+            }
+        }
+    }
+
+    @Test func invalidJSONIsADecodingErrorNamingTheColumn() throws {
+        struct Player: Decodable, FetchableRecord {
+            var address: Address
+        }
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { db throws in
+            do {
+                _ = try Player.fetchOne(db, sql: "SELECT '{\"street\": 1}' AS address")
+                Issue.record("expected an error")
+            } catch let error as RowDecodingError {
+                #expect(error.key == "address")
+                #expect(error.typeName == "Address")
+                #expect(error.underlyingDescription != nil)
+            }
+        }
+    }
+
+    @Test func unknownEnumCaseIsAnError() throws {
+        struct Book: Decodable, FetchableRecord {
+            var kind: Kind
+            var level: Level
+        }
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { db throws in
+            #expect(throws: (any Error).self) { try Book.fetchOne(db, sql: "SELECT 'poetry' AS kind, 1 AS level") }
+            #expect(throws: RowDecodingError.self) { try Book.fetchOne(db, sql: "SELECT 'novel' AS kind, 3 AS level") }
+            let book = try #require(try Book.fetchOne(db, sql: "SELECT 'novel' AS kind, 1 AS level"))
+            #expect(book.kind == .novel && book.level == .beginner)
+        }
+    }
+
+    @Test func optionalsAndMissingColumns() throws {
+        struct Player: Decodable, FetchableRecord {
+            var name: String?
+            var bonus: Int?
+            var tags: [String]?
+        }
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { db throws in
+            let player = try #require(try Player.fetchOne(db, sql: "SELECT NULL AS name, NULL AS tags"))
+            #expect(player.name == nil && player.bonus == nil && player.tags == nil)
+        }
+    }
+
+    @Test func columnsInAnyOrderAndCase() throws {
+        struct Point: Decodable, FetchableRecord, Equatable {
+            var x: Int
+            var y: Int
+        }
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { db throws in
+            let points = try Point.fetchAll(db, sql: "SELECT 1 AS Y, 2 AS X, 3 AS extra UNION ALL SELECT 4, 5, 6")
+            #expect(points == [Point(x: 2, y: 1), Point(x: 5, y: 4)])
+        }
+    }
+
+    @Test func conditionalDecodingOrderIsHandled() throws {
+        // A type that reads keys in a different order depending on the row
+        // defeats the lookup cache: values must still be right.
+        struct Shape: Decodable, FetchableRecord, Equatable {
+            var kind: String
+            var size: Int
+            enum CodingKeys: String, CodingKey { case kind, width, radius }
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                kind = try container.decode(String.self, forKey: .kind)
+                size = kind == "circle"
+                    ? try container.decode(Int.self, forKey: .radius)
+                    : try container.decode(Int.self, forKey: .width)
+            }
+            init(kind: String, size: Int) { self.kind = kind; self.size = size }
+        }
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { db throws in
+            let shapes = try Shape.fetchAll(db, sql: """
+                SELECT 'circle' AS kind, 10 AS width, 1 AS radius
+                UNION ALL SELECT 'square', 20, 2
+                UNION ALL SELECT 'circle', 30, 3
+                """)
+            #expect(shapes == [Shape(kind: "circle", size: 1), Shape(kind: "square", size: 20), Shape(kind: "circle", size: 3)])
+        }
+    }
+
+    @Test func snakeCaseColumns() throws {
+        struct Player: Decodable, FetchableRecord {
+            static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
+            var playerName: String
+            var highScore: Int
+        }
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { db throws in
+            let player = try #require(try Player.fetchOne(db, sql: "SELECT 'Arthur' AS player_name, 10 AS high_score"))
+            #expect(player.playerName == "Arthur" && player.highScore == 10)
+        }
+    }
+
+    @Test func dateStrategies() throws {
+        struct Event: Decodable, FetchableRecord {
+            static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy {
+                column == "ms" ? .millisecondsSince1970 : .deferredToDate
+            }
+            var ms: Date
+            var text: Date
+            var unix: Date
+        }
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { db throws in
+            let event = try #require(try Event.fetchOne(db, sql: "SELECT 1500 AS ms, '1970-01-01T00:00:02Z' AS text, 3 AS unix"))
+            #expect(event.ms == Date(timeIntervalSince1970: 1.5))
+            #expect(event.text == Date(timeIntervalSince1970: 2))
+            #expect(event.unix == Date(timeIntervalSince1970: 3))
+        }
+    }
+
+    @Test func nestedRecordDecodedFromTheWholeRow() throws {
+        struct Player: Decodable, FetchableRecord { var name: String }
+        struct Info: Decodable, FetchableRecord {
+            var player: Player
+            var score: Int
+        }
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { db throws in
+            let info = try #require(try Info.fetchOne(db, sql: "SELECT 'Arthur' AS name, 12 AS score"))
+            #expect(info.player.name == "Arthur")
+            #expect(info.score == 12)
+        }
+    }
+}

@@ -1,0 +1,283 @@
+import Foundation
+import Testing
+import GRDBLite
+
+private struct Player: Codable, FetchableRecord, MutablePersistableRecord, Equatable {
+    var id: Int64?
+    var name: String
+    var score: Int
+
+    mutating func didInsert(_ inserted: InsertionSuccess) {
+        id = inserted.rowID
+    }
+}
+
+/// A record with a text primary key.
+private struct Country: Codable, FetchableRecord, PersistableRecord, Equatable {
+    var code: String
+    var name: String
+}
+
+/// A record with a composite primary key.
+private struct Citizenship: Codable, FetchableRecord, PersistableRecord, Equatable {
+    var playerId: Int64
+    var countryCode: String
+    var since: Int
+}
+
+@Suite struct MutablePersistableRecordTests {
+    let recorder = SQLRecorder()
+    let dbQueue: DatabaseQueue
+
+    init() throws {
+        dbQueue = try makeDatabase("""
+            CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, score INTEGER NOT NULL);
+            CREATE TABLE country (code TEXT PRIMARY KEY, name TEXT NOT NULL);
+            CREATE TABLE citizenship (playerId INTEGER, countryCode TEXT, since INTEGER, PRIMARY KEY (playerId, countryCode));
+            """, recorder: recorder)
+    }
+
+    // MARK: Insert
+
+    @Test func insertSetsTheAutoIncrementedId() throws {
+        try dbQueue.write { db throws in
+            var player = Player(id: nil, name: "Arthur", score: 100)
+            try player.insert(db)
+            #expect(player.id == 1)
+            #expect(try Player.fetchOne(db, key: 1) == player)
+        }
+        #expect(recorder.sql.contains(#"INSERT INTO "player" ("id", "name", "score") VALUES (?, ?, ?)"#))
+    }
+
+    @Test func insertedReturnsACopy() throws {
+        try dbQueue.write { db throws in
+            let player = Player(id: nil, name: "Arthur", score: 100)
+            let inserted = try player.inserted(db)
+            #expect(player.id == nil)
+            #expect(inserted.id == 1)
+        }
+    }
+
+    @Test func insertConstraintViolationKeepsEarlierData() throws {
+        try dbQueue.writeWithoutTransaction { db throws in
+            var arthur = Player(id: nil, name: "Arthur", score: 100)
+            try arthur.insert(db)
+            var duplicate = Player(id: nil, name: "Arthur", score: 200)
+            do {
+                try duplicate.insert(db)
+                Issue.record("expected a constraint error")
+            } catch let error as DatabaseError {
+                #expect(error.resultCode == .SQLITE_CONSTRAINT)
+                #expect(error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE)
+                #expect(error.sql == #"INSERT INTO "player" ("id", "name", "score") VALUES (?, ?, ?)"#)
+                #expect(error.arguments == [nil, "Arthur", 200])
+                #expect(error.message == "UNIQUE constraint failed: player.name")
+            }
+            #expect(duplicate.id == nil)
+            #expect(try Player.fetchAll(db) == [arthur])
+        }
+    }
+
+    @Test func insertWithConflictResolution() throws {
+        try dbQueue.write { db throws in
+            var arthur = Player(id: nil, name: "Arthur", score: 100)
+            try arthur.insert(db)
+            var replacement = Player(id: nil, name: "Arthur", score: 200)
+            try replacement.insert(db, onConflict: .replace)
+            #expect(try Player.fetchAll(db).map(\.score) == [200])
+            var ignored = Player(id: nil, name: "Arthur", score: 300)
+            try ignored.insert(db, onConflict: .ignore)
+            #expect(try Player.fetchAll(db).map(\.score) == [200])
+        }
+        #expect(recorder.sql.contains(#"INSERT OR REPLACE INTO "player" ("id", "name", "score") VALUES (?, ?, ?)"#))
+        #expect(recorder.sql.contains(#"INSERT OR IGNORE INTO "player" ("id", "name", "score") VALUES (?, ?, ?)"#))
+    }
+
+    @Test func persistenceConflictPolicy() throws {
+        struct Item: Codable, PersistableRecord {
+            static let databaseTableName = "country"
+            static let persistenceConflictPolicy = PersistenceConflictPolicy(insert: .replace, update: .ignore)
+            var code: String
+            var name: String
+        }
+        try dbQueue.write { db throws in
+            try Item(code: "FR", name: "France").insert(db)
+            try Item(code: "FR", name: "République française").insert(db)
+            #expect(try String.fetchAll(db, sql: "SELECT name FROM country") == ["République française"])
+        }
+        #expect(recorder.sql.contains(#"INSERT OR REPLACE INTO "country" ("code", "name") VALUES (?, ?)"#))
+    }
+
+    // MARK: Update
+
+    @Test func updateAllColumns() throws {
+        try dbQueue.write { db throws in
+            var player = Player(id: nil, name: "Arthur", score: 100)
+            try player.insert(db)
+            player.score = 150
+            recorder.reset()
+            try player.update(db)
+            #expect(try Player.find(db, key: 1).score == 150)
+        }
+        #expect(recorder.sql.filter { $0.hasPrefix("UPDATE") } == [#"UPDATE "player" SET "name" = ?, "score" = ? WHERE "id" = ?"#])
+    }
+
+    @Test func updateSomeColumns() throws {
+        try dbQueue.write { db throws in
+            var player = Player(id: nil, name: "Arthur", score: 100)
+            try player.insert(db)
+            player.score = 150
+            player.name = "Ignored"
+            recorder.reset()
+            try player.update(db, columns: ["score"])
+            #expect(try Player.find(db, key: 1) == Player(id: 1, name: "Arthur", score: 150))
+            try player.update(db, columns: [Column("name")])
+        }
+        #expect(recorder.sql.filter { $0.hasPrefix("UPDATE") } == [
+            #"UPDATE "player" SET "score" = ? WHERE "id" = ?"#,
+            #"UPDATE "player" SET "name" = ? WHERE "id" = ?"#,
+        ])
+    }
+
+    @Test func updateOfMissingRowThrowsRecordNotFound() throws {
+        try dbQueue.write { db throws in
+            let ghost = Player(id: 42, name: "Ghost", score: 0)
+            do {
+                try ghost.update(db)
+                Issue.record("expected RecordError")
+            } catch RecordError.recordNotFound(let table, let key) {
+                #expect(table == "player")
+                #expect(key == ["id": 42.databaseValue])
+            }
+            let unsaved = Player(id: nil, name: "Unsaved", score: 0)
+            #expect(throws: RecordError.self) { try unsaved.update(db) }
+        }
+    }
+
+    @Test func updateChangesWritesOnlyWhenSomethingChanged() throws {
+        try dbQueue.write { db throws in
+            var player = Player(id: nil, name: "Arthur", score: 100)
+            try player.insert(db)
+            recorder.reset()
+            #expect(try !player.updateChanges(db) { $0.score = 100 })
+            #expect(recorder.sql.isEmpty)
+            #expect(try player.updateChanges(db) { $0.score = 200 })
+            #expect(recorder.sql == [#"UPDATE "player" SET "score" = ? WHERE "id" = ?"#])
+            #expect(player.score == 200)
+
+            let old = player
+            player.name = "Barbara"
+            recorder.reset()
+            #expect(try player.updateChanges(db, from: old))
+            #expect(try !player.updateChanges(db, from: player))
+            #expect(recorder.sql == [#"UPDATE "player" SET "name" = ? WHERE "id" = ?"#])
+            #expect(try Player.find(db, key: 1) == player)
+        }
+    }
+
+    @Test func databaseChanges() throws {
+        var player = Player(id: 1, name: "Arthur", score: 100)
+        let old = player
+        player.score = 200
+        #expect(try player.databaseChanges(from: old) == ["score": 100.databaseValue])
+        #expect(try player.databaseChanges(from: player).isEmpty)
+        let changes = try player.databaseChanges { $0.name = "Barbara"; $0.score = 200 }
+        #expect(changes == ["name": "Arthur".databaseValue])
+        #expect(player.databaseEquals(player))
+        #expect(!player.databaseEquals(old))
+    }
+
+    // MARK: Save, delete, exists
+
+    @Test func saveInsertsOrUpdates() throws {
+        try dbQueue.write { db throws in
+            var player = Player(id: nil, name: "Arthur", score: 100)
+            try player.save(db)
+            #expect(player.id == 1)
+            player.score = 200
+            try player.save(db)
+            #expect(try Player.fetchAll(db) == [player])
+            // A primary key without row: inserted
+            var ghost = Player(id: 42, name: "Ghost", score: 0)
+            try ghost.save(db)
+            #expect(try Player.fetchOne(db, key: 42) == ghost)
+        }
+    }
+
+    @Test func deleteAndExists() throws {
+        try dbQueue.write { db throws in
+            var player = Player(id: nil, name: "Arthur", score: 100)
+            #expect(try !player.exists(db))
+            #expect(try !player.delete(db))
+            try player.insert(db)
+            #expect(try player.exists(db))
+            #expect(try player.delete(db))
+            #expect(try !player.exists(db))
+            #expect(try !player.delete(db))
+        }
+    }
+
+    @Test func textAndCompositePrimaryKeys() throws {
+        try dbQueue.write { db throws in
+            var france = Country(code: "FR", name: "France")
+            try france.insert(db)
+            france.name = "République française"
+            try france.update(db)
+            #expect(try Country.find(db, key: "FR") == france)
+
+            let citizenship = Citizenship(playerId: 1, countryCode: "FR", since: 2000)
+            try citizenship.insert(db)
+            #expect(try citizenship.exists(db))
+            var changed = citizenship
+            changed.since = 2001
+            try changed.update(db)
+            #expect(try Citizenship.fetchOne(db, key: ["playerId": 1, "countryCode": "FR"]) == changed)
+            #expect(try changed.delete(db))
+            #expect(try Citizenship.fetchCount(db) == 0)
+        }
+    }
+
+    // MARK: Upsert and RETURNING
+
+    @Test func upsert() throws {
+        try dbQueue.write { db throws in
+            var player = Player(id: nil, name: "Arthur", score: 100)
+            try player.upsert(db)
+            #expect(player.id == 1)
+            var other = Player(id: 1, name: "Arthur", score: 200)
+            try other.upsert(db)
+            #expect(other.id == 1)
+            #expect(try Player.fetchAll(db) == [Player(id: 1, name: "Arthur", score: 200)])
+            // Conflict on the unique name: the row is updated
+            var sameName = Player(id: nil, name: "Arthur", score: 300)
+            let upserted = try sameName.upsertAndFetch(db, onConflict: ["name"])
+            #expect(upserted == Player(id: 1, name: "Arthur", score: 300))
+            #expect(sameName.id == 1)
+        }
+    }
+
+    @Test func insertAndFetch() throws {
+        struct PartialPlayer: Codable, PersistableRecord {
+            static let databaseTableName = "player"
+            var name: String
+            var score: Int
+        }
+        try dbQueue.write { db throws in
+            let player = try PartialPlayer(name: "Arthur", score: 100).insertAndFetch(db, as: Player.self)
+            #expect(player == Player(id: 1, name: "Arthur", score: 100))
+            let barbara = Player(id: nil, name: "Barbara", score: 200)
+            let fetched = try barbara.insertAndFetch(db)
+            #expect(fetched.id == 2)
+        }
+        #expect(recorder.sql.contains(#"INSERT INTO "player" ("name", "score") VALUES (?, ?) RETURNING *"#))
+    }
+
+    @Test func updateAndFetch() throws {
+        try dbQueue.write { db throws in
+            var player = Player(id: nil, name: "Arthur", score: 100)
+            try player.insert(db)
+            player.score = 300
+            #expect(try player.updateAndFetch(db) == player)
+        }
+    }
+}
