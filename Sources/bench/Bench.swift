@@ -60,7 +60,7 @@ struct Bench: ParsableCommand {
     @Option(help: "With --once: the workload.")
     var only: Workload?
 
-    @Option(help: "With --once: the side (raw, lite, grdb).")
+    @Option(help: "With --once: the side.")
     var side: Side?
 
     func validate() throws {

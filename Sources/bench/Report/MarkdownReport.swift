@@ -50,6 +50,9 @@ enum MarkdownReport {
     }
 
     static func perRow(_ value: Double) -> String {
-        value == 0 ? "0" : value < 10 ? String(format: "%.3f", value) : String(format: "%.1f", value)
+        if value == 0 { return "0" }
+        if value < 0.01 { return String(format: "%.4f", value) }
+        if value < 10 { return String(format: "%.3f", value) }
+        return String(format: "%.1f", value)
     }
 }

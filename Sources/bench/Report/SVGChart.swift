@@ -7,7 +7,7 @@ enum SVGChart {
     private static let plotWidth = 520.0
     private static let barHeight = 16.0
     private static let groupHeight = 46.0
-    private static let top = 70.0
+    private static let top = 86.0
     private static let bars: [(name: String, color: String, value: @Sendable (WorkloadResult) -> Double?)] = [
         ("GRDBLite / raw C", "#2f7ed8", { $0.ratios.liteToRaw }),
         ("GRDB 7.10 / raw C", "#f28f43", { $0.ratios.grdbToRaw }),
