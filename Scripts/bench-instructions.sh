@@ -26,12 +26,19 @@
 # replace malloc, whose replacement runs outside the counted code and would
 # make allocations look free.
 #
+# Swift seeds its hash functions at random in each process, which changes
+# the collisions of every Dictionary and Set (GRDB looks column names up in
+# one), and so the instruction counts, by several percent from one run to
+# the next: SWIFT_DETERMINISTIC_HASHING=1 fixes the seed, so that counts
+# repeat.
+#
 # The table gives instructions per row (Ir of the measured run divided by
 # the rows fetched or inserted) and their ratios; n/a where a side doesn't
 # implement a workload yet.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+export SWIFT_DETERMINISTIC_HASHING=1
 rows=${ROWS:-20000}
 insert_rows=${INSERT_ROWS:-5000}
 
