@@ -35,14 +35,13 @@ struct WorkloadRunner {
         }
 
         var seconds: [Side: [Double]] = [:]
-        for iteration in 0..<plan.iterations {
+        for _ in 0..<plan.iterations {
             for (side, job) in available {
                 seconds[side, default: []].append(try checkedRun(job, side: side))
             }
-            log("  \(workload.rawValue): iteration \(iteration + 1)/\(plan.iterations)")
         }
 
-        return WorkloadResult(
+        let result = WorkloadResult(
             workload: workload,
             rowCount: rowCount,
             sides: jobs.map { side, job in
@@ -51,6 +50,8 @@ struct WorkloadRunner {
                     time: job == nil ? nil : TimeStatistics(seconds: seconds[side]!),
                     allocations: allocations[side])
             })
+        log("  median: " + result.sides.map { "\($0.side.rawValue) \($0.time.map { MarkdownReport.seconds($0.median) + " s" } ?? "n/a")" }.joined(separator: ", "))
+        return result
     }
 
     /// Runs the job once, and returns its duration after checking its
