@@ -84,3 +84,40 @@ extension Database {
         sqlite3_create_collation_v2(sqliteConnection, collation.name, SQLITE_UTF8, nil, nil, nil)
     }
 }
+
+extension Database {
+    /// The name of a collation, for `COLLATE` clauses and
+    /// `collating(_:)`: SQLite's built-in collations, or custom ones.
+    public struct CollationName: RawRepresentable, Hashable, Sendable {
+        public let rawValue: String
+
+        public init(rawValue: String) {
+            self.rawValue = rawValue
+        }
+
+        /// SQLite's `BINARY` collation: byte comparison (the default).
+        public static let binary = CollationName(rawValue: "BINARY")
+        /// SQLite's `NOCASE` collation: ASCII case-insensitive.
+        public static let nocase = CollationName(rawValue: "NOCASE")
+        /// SQLite's `RTRIM` collation: ignores trailing spaces.
+        public static let rtrim = CollationName(rawValue: "RTRIM")
+    }
+
+    /// Installs the collations and functions that every connection has, as
+    /// in GRDB: the `String` comparisons of ``DatabaseCollation`` and the
+    /// `String` case transformations of ``DatabaseFunction``.
+    func addDefaultCollationsAndFunctions() {
+        for collation in [
+            DatabaseCollation.unicodeCompare, .caseInsensitiveCompare, .localizedCaseInsensitiveCompare,
+            .localizedCompare, .localizedStandardCompare,
+        ] {
+            add(collation: collation)
+        }
+        for function in [
+            DatabaseFunction.capitalize, .lowercase, .uppercase,
+            .localizedCapitalize, .localizedLowercase, .localizedUppercase,
+        ] {
+            add(function: function)
+        }
+    }
+}
