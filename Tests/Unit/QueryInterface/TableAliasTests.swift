@@ -80,6 +80,16 @@ private typealias Player = QueryInterfaceFixtures.Player
         }
     }
 
+    @Test func correlatedSubqueryOnAnUnnamedTableOfTheSameNameIsAProgrammerError() async {
+        // `"player"."team"` would read the table of the subquery.
+        await #expect(processExitsWith: .failure) {
+            let dbQueue = try QueryInterfaceFixtures.makeDatabase()
+            let player = TableAlias<Player>()
+            let teamAverage = Player.filter { $0.team == player.team }.select(average(Column("score")))
+            _ = try dbQueue.read { db in try Player.aliased(player).filter { $0.score >= teamAverage }.fetchAll(db) }
+        }
+    }
+
     @Test func aliasingTwiceMergesAliases() throws {
         try dbQueue.read { db throws in
             let first = TableAlias<Player>()

@@ -53,8 +53,17 @@ final class SQLGenerationContext {
     /// The name that qualifies the columns of `alias`, or nil when columns
     /// need no qualification (the query reads a single table).
     func qualifier(for alias: TableAliasBase) -> String? {
-        if alias.hasUserName { return alias.identityName }
-        if !ownAliases.contains(alias) || ownAliases.count > 1 {
+        if !ownAliases.contains(alias) {
+            // A table of an enclosing query: its name must not be hidden by
+            // a table of this query, or SQLite would read the wrong one.
+            let name = resolvedName(for: alias)
+            precondition(
+                !ownAliases.contains { resolvedName(for: $0).lowercased() == name.lowercased() },
+                "A subquery refers to the table \(name) of an enclosing query, but reads a table with the same name: "
+                    + "give a name to one of them (TableAlias(name:))")
+            return name
+        }
+        if alias.hasUserName || ownAliases.count > 1 {
             return resolvedName(for: alias)
         }
         return nil
