@@ -104,6 +104,7 @@ public final class Database {
         if let trace = configuration.trace {
             self.trace { trace($0.description) }
         }
+        addDefaultCollationsAndFunctions()
         // Reading the schema fails early for a file that is not a database
         // (SQLITE_NOTADB) or is corrupted.
         try execute(sql: "SELECT COUNT(*) FROM sqlite_master")

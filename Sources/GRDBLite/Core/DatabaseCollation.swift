@@ -84,3 +84,23 @@ extension Database {
         sqlite3_create_collation_v2(sqliteConnection, collation.name, SQLITE_UTF8, nil, nil, nil)
     }
 }
+
+extension Database {
+    /// Installs the collations and functions that every connection has, as
+    /// in GRDB: the `String` comparisons of ``DatabaseCollation`` and the
+    /// `String` case transformations of ``DatabaseFunction``.
+    func addDefaultCollationsAndFunctions() {
+        for collation in [
+            DatabaseCollation.unicodeCompare, .caseInsensitiveCompare, .localizedCaseInsensitiveCompare,
+            .localizedCompare, .localizedStandardCompare,
+        ] {
+            add(collation: collation)
+        }
+        for function in [
+            DatabaseFunction.capitalize, .lowercase, .uppercase,
+            .localizedCapitalize, .localizedLowercase, .localizedUppercase,
+        ] {
+            add(function: function)
+        }
+    }
+}

@@ -34,6 +34,12 @@ public final class DatabaseFunction: Hashable, @unchecked Sendable {
 
     var id: ID { ID(name: name.lowercased(), argumentCount: argumentCount) }
 
+    /// Whether the function is an aggregate.
+    var isAggregate: Bool {
+        if case .aggregate = kind { return true }
+        return false
+    }
+
     /// A scalar function.
     ///
     /// - parameters:
@@ -238,5 +244,41 @@ extension Database {
         preconditionValidAccess()
         functions[function.id] = nil
         function.uninstall(from: self)
+    }
+}
+
+extension DatabaseFunction {
+    private static func stringFunction(
+        _ name: String,
+        _ transform: @escaping @Sendable (String) -> String) -> DatabaseFunction
+    {
+        DatabaseFunction(name, argumentCount: 1, pure: true) { dbValues in
+            String.fromDatabaseValue(dbValues[0]).map(transform)
+        }
+    }
+
+    /// `swiftCapitalizedString(x)`: `String.capitalized`. Installed on
+    /// every connection.
+    public static let capitalize = stringFunction("swiftCapitalizedString") { $0.capitalized }
+    /// `swiftLowercaseString(x)`: `String.lowercased()`. Installed on every
+    /// connection.
+    public static let lowercase = stringFunction("swiftLowercaseString") { $0.lowercased() }
+    /// `swiftUppercaseString(x)`: `String.uppercased()`. Installed on every
+    /// connection.
+    public static let uppercase = stringFunction("swiftUppercaseString") { $0.uppercased() }
+    /// `swiftLocalizedCapitalizedString(x)`: `String.localizedCapitalized`.
+    /// Installed on every connection.
+    public static let localizedCapitalize = stringFunction("swiftLocalizedCapitalizedString") {
+        $0.localizedCapitalized
+    }
+    /// `swiftLocalizedLowercaseString(x)`: `String.localizedLowercase`.
+    /// Installed on every connection.
+    public static let localizedLowercase = stringFunction("swiftLocalizedLowercaseString") {
+        $0.localizedLowercase
+    }
+    /// `swiftLocalizedUppercaseString(x)`: `String.localizedUppercase`.
+    /// Installed on every connection.
+    public static let localizedUppercase = stringFunction("swiftLocalizedUppercaseString") {
+        $0.localizedUppercase
     }
 }

@@ -1,9 +1,11 @@
 /// SQL conditions on primary keys and unique keys, shared by record
-/// methods (`find`, `deleteOne`, `exists`...) and requests.
+/// methods (`find`, `deleteOne`, `exists`...) and requests
+/// (`filter(key:)`). Columns are unqualified, so that requests can qualify
+/// them with their table.
 enum RecordKeys {
     /// `"id" = ?` or `"id" IN (?, ?)`, on the single-column primary key of
     /// `table` (or its hidden rowid).
-    static func primaryKey(_ db: Database, table: String, values: [DatabaseValue]) throws -> SQL {
+    static func primaryKey(_ db: Database, table: String, values: [DatabaseValue]) throws -> SQLExpression {
         let primaryKey = try db.primaryKey(table)
         guard primaryKey.columns.count == 1 else {
             fatalError("""
@@ -12,29 +14,18 @@ enum RecordKeys {
                 `key: [\(primaryKey.columns.map { "\"\($0)\": ..." }.joined(separator: ", "))]`.
                 """)
         }
-        let column = primaryKey.columns[0].quotedDatabaseIdentifier
-        switch values.count {
-        case 0:
-            return "0"
-        case 1:
-            return SQL(sql: "\(column) = ?", arguments: StatementArguments(values))
-        default:
-            let marks = Array(repeating: "?", count: values.count).joined(separator: ", ")
-            return SQL(sql: "\(column) IN (\(marks))", arguments: StatementArguments(values))
-        }
+        return SQLCollection.array(values.map(SQLExpression.value)).contains(.column(primaryKey.columns[0]))
     }
 
-    /// `("a" = ? AND "b" IS NULL) OR (...)`, on unique keys of `table`.
-    /// Keys that are not unique are a programmer error, as in GRDB.
+    /// `("a" = ?) AND ("b" IS NULL)`, or several such conditions joined with
+    /// `OR`, on unique keys of `table`. Keys that are not unique are a
+    /// programmer error, as in GRDB.
     static func uniqueKeys(
         _ db: Database,
         table: String,
-        keys: [[String: (any DatabaseValueConvertible)?]]) throws -> SQL
+        keys: [[String: (any DatabaseValueConvertible)?]]) throws -> SQLExpression
     {
-        guard !keys.isEmpty else { return "0" }
-        var conditions: [String] = []
-        var arguments = StatementArguments()
-        for key in keys {
+        try .associative(.or, keys.map { key in
             precondition(!key.isEmpty, "Invalid empty key dictionary for table \(table)")
             guard try db.table(table, hasUniqueKey: key.keys) else {
                 fatalError("""
@@ -42,14 +33,9 @@ enum RecordKeys {
                     add a primary key or a unique index on them.
                     """)
             }
-            let terms = key.sorted { $0.key < $1.key }.map { column, value -> String in
-                let dbValue = value?.databaseValue ?? .null
-                if dbValue.isNull { return "\(column.quotedDatabaseIdentifier) IS NULL" }
-                arguments.values.append(dbValue)
-                return "\(column.quotedDatabaseIdentifier) = ?"
-            }
-            conditions.append("(" + terms.joined(separator: " AND ") + ")")
-        }
-        return SQL(sql: conditions.joined(separator: " OR "), arguments: arguments)
+            return .associative(.and, key.sorted { $0.key < $1.key }.map { column, value in
+                .equal(.column(column), .value(value?.databaseValue ?? .null))
+            })
+        })
     }
 }

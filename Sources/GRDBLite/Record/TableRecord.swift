@@ -83,7 +83,7 @@ extension TableRecord {
 
     /// `SELECT <selection> FROM <table> [WHERE ...]`.
     @usableFromInline
-    static func selectStatement(_ db: Database, where condition: SQL? = nil) throws -> Statement {
+    static func selectStatement(_ db: Database, where condition: SQLExpression? = nil) throws -> Statement {
         let context = SQLGenerationContext(db)
         var sql = try "SELECT \(selectionSQL(context)) FROM \(databaseTableName.quotedDatabaseIdentifier)"
         if let condition {
@@ -110,16 +110,16 @@ extension TableRecord {
 
     /// Runs `DELETE FROM table WHERE condition`; returns the number of
     /// deleted rows.
-    static func deleteAll(_ db: Database, where condition: SQL) throws -> Int {
-        let (sql, arguments) = try condition.build(db)
+    static func deleteAll(_ db: Database, where condition: some SQLExpressible) throws -> Int {
+        let (sql, arguments) = try SQL(condition).build(db)
         try db.cachedStatement(sql: "DELETE FROM \(databaseTableName.quotedDatabaseIdentifier) WHERE \(sql)")
             .execute(arguments: arguments)
         return db.changesCount
     }
 
     /// Whether a row matches `condition`.
-    static func exists(_ db: Database, where condition: SQL) throws -> Bool {
-        let (sql, arguments) = try condition.build(db)
+    static func exists(_ db: Database, where condition: some SQLExpressible) throws -> Bool {
+        let (sql, arguments) = try SQL(condition).build(db)
         return try Bool.fetchOne(
             db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM \(databaseTableName.quotedDatabaseIdentifier) WHERE \(sql))"),
             arguments: arguments)!

@@ -68,6 +68,17 @@ public struct SQL: Sendable {
         return result
     }
 
+    /// The literal, with the columns of its expressions qualified by
+    /// `alias` (raw SQL is left as is).
+    func qualified(with alias: TableAliasBase) -> SQL {
+        SQL(elements: elements.map { element in
+            switch element {
+            case .sql: element
+            case .expression(let expression): .expression(expression.qualified(with: alias))
+            }
+        })
+    }
+
     /// Appends another literal.
     public mutating func append(literal: SQL) {
         elements += literal.elements
@@ -101,6 +112,10 @@ extension SQL: ExpressibleByStringInterpolation {
 
 extension SQL: SQLSpecificExpressible {
     public var sqlExpression: SQLExpression { .literal(self) }
+    /// Raw SQL, which may select several columns: `"id, name"`.
+    public var sqlSelection: SQLSelection { .literal(self) }
+    /// Raw SQL, which may hold several terms: `"name, score DESC"`.
+    public var sqlOrdering: SQLOrdering { .literal(self) }
 }
 
 extension Sequence where Element == SQL {

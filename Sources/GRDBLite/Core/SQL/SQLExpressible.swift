@@ -7,6 +7,9 @@ public protocol SQLExpressible {
 
 /// An expression that is not a plain value: columns and built expressions.
 /// It can be selected and used for ordering.
+///
+/// Only GRDBLite types adopt it, so that its operators (`Column("a") == 1`)
+/// never overload the operators of standard or user types.
 public protocol SQLSpecificExpressible: SQLExpressible, SQLSelectable, SQLOrderingTerm { }
 
 extension SQLSpecificExpressible {
@@ -22,33 +25,71 @@ public protocol SQLSelectable {
 
 /// A selected term.
 public struct SQLSelection: Sendable {
-    @usableFromInline
     enum Impl: Sendable {
-        /// `*`, qualified by a table when the request joins tables.
-        case allColumns(qualifier: String?)
+        /// `*`
+        case allColumns
+        /// `"player".*` when the request involves several tables, `*`
+        /// otherwise.
+        case qualifiedAllColumns(TableAliasBase)
         case expression(SQLExpression)
+        /// `expression AS "name"`
         case aliased(SQLExpression, name: String)
+        /// Raw SQL, which may select several columns.
+        case literal(SQL)
     }
 
-    @usableFromInline let impl: Impl
+    let impl: Impl
 
     /// All columns: `*`.
-    public static let allColumns = SQLSelection(impl: .allColumns(qualifier: nil))
+    public static let allColumns = SQLSelection(impl: .allColumns)
 
     /// An expression.
     public static func expression(_ expression: SQLExpression) -> SQLSelection {
         SQLSelection(impl: .expression(expression))
     }
 
+    /// An expression selected under a name: `expression AS "name"`.
+    static func aliased(_ expression: SQLExpression, name: String) -> SQLSelection {
+        SQLSelection(impl: .aliased(expression, name: name))
+    }
+
+    /// Raw SQL.
+    static func literal(_ sql: SQL) -> SQLSelection {
+        SQLSelection(impl: .literal(sql))
+    }
+
+    /// The selection, with its columns qualified by `alias`.
+    func qualified(with alias: TableAliasBase) -> SQLSelection {
+        switch impl {
+        case .allColumns: SQLSelection(impl: .qualifiedAllColumns(alias))
+        case .qualifiedAllColumns: self
+        case .expression(let expression): .expression(expression.qualified(with: alias))
+        case let .aliased(expression, name): .aliased(expression.qualified(with: alias), name: name)
+        case .literal(let sql): .literal(sql.qualified(with: alias))
+        }
+    }
+
+    /// Whether the selection is an aggregate (`COUNT(*)`, `MAX(score)`...).
+    var isAggregate: Bool {
+        switch impl {
+        case .expression(let expression), .aliased(let expression, _): expression.isAggregate
+        default: false
+        }
+    }
+
     func sql(_ context: SQLGenerationContext) throws -> String {
         switch impl {
-        case .allColumns(let qualifier):
-            if let qualifier { return "\(qualifier.quotedDatabaseIdentifier).*" }
+        case .allColumns:
+            return "*"
+        case .qualifiedAllColumns(let alias):
+            if let qualifier = context.qualifier(for: alias) { return "\(qualifier.quotedDatabaseIdentifier).*" }
             return "*"
         case .expression(let expression):
             return try expression.sql(context)
         case let .aliased(expression, name):
             return try "\(expression.sql(context)) AS \(name.quotedDatabaseIdentifier)"
+        case .literal(let sql):
+            return try sql.sql(context)
         }
     }
 }
@@ -65,18 +106,52 @@ public protocol SQLOrderingTerm {
 
 /// An ordering term: an expression, ascending or descending.
 public struct SQLOrdering: Sendable {
-    @usableFromInline
     enum Impl: Sendable {
         case expression(SQLExpression)
         case asc(SQLExpression)
         case desc(SQLExpression)
+        case ascNullsLast(SQLExpression)
+        case descNullsFirst(SQLExpression)
+        /// Raw SQL, which can't be reversed.
+        case literal(SQL)
     }
 
-    @usableFromInline let impl: Impl
+    let impl: Impl
 
     /// An expression, in SQLite's default order.
     public static func expression(_ expression: SQLExpression) -> SQLOrdering {
         SQLOrdering(impl: .expression(expression))
+    }
+
+    static func literal(_ sql: SQL) -> SQLOrdering {
+        SQLOrdering(impl: .literal(sql))
+    }
+
+    /// The opposite order.
+    var reversed: SQLOrdering {
+        switch impl {
+        case .expression(let expression), .asc(let expression): SQLOrdering(impl: .desc(expression))
+        case .desc(let expression): SQLOrdering(impl: .asc(expression))
+        case .ascNullsLast(let expression): SQLOrdering(impl: .descNullsFirst(expression))
+        case .descNullsFirst(let expression): SQLOrdering(impl: .ascNullsLast(expression))
+        case .literal:
+            fatalError("""
+                SQL literal orderings can't be reversed: order by expressions instead, \
+                such as `order(SQL("score + bonus").sqlExpression)`.
+                """)
+        }
+    }
+
+    /// The ordering, with its columns qualified by `alias`.
+    func qualified(with alias: TableAliasBase) -> SQLOrdering {
+        switch impl {
+        case .expression(let expression): SQLOrdering(impl: .expression(expression.qualified(with: alias)))
+        case .asc(let expression): SQLOrdering(impl: .asc(expression.qualified(with: alias)))
+        case .desc(let expression): SQLOrdering(impl: .desc(expression.qualified(with: alias)))
+        case .ascNullsLast(let expression): SQLOrdering(impl: .ascNullsLast(expression.qualified(with: alias)))
+        case .descNullsFirst(let expression): SQLOrdering(impl: .descNullsFirst(expression.qualified(with: alias)))
+        case .literal(let sql): SQLOrdering(impl: .literal(sql.qualified(with: alias)))
+        }
     }
 
     func sql(_ context: SQLGenerationContext) throws -> String {
@@ -84,6 +159,9 @@ public struct SQLOrdering: Sendable {
         case .expression(let expression): try expression.sql(context)
         case .asc(let expression): try expression.sql(context) + " ASC"
         case .desc(let expression): try expression.sql(context) + " DESC"
+        case .ascNullsLast(let expression): try expression.sql(context) + " ASC NULLS LAST"
+        case .descNullsFirst(let expression): try expression.sql(context) + " DESC NULLS FIRST"
+        case .literal(let sql): try sql.sql(context)
         }
     }
 }

@@ -2,20 +2,50 @@
 /// by the query interface (`Column("score") > 1000`).
 ///
 /// Values are always bound as statement arguments, never written into SQL.
+/// Table and column names are always quoted.
 public struct SQLExpression: Sendable {
-    @usableFromInline
     indirect enum Impl: Sendable {
         /// A value, bound as `?`.
         case value(DatabaseValue)
-        /// A column, qualified by a table when the request joins tables.
-        case column(String, qualifier: String?)
+        /// A column, unqualified: `"score"`.
+        case column(String)
+        /// A column of a table of the request: `"player"."score"` when the
+        /// request involves several tables, `"score"` otherwise.
+        case qualifiedColumn(String, TableAliasBase)
         /// Raw SQL with its arguments.
         case literal(SQL)
+        /// `(SELECT ...)`
+        case subquery(SQLSubquery)
+        /// `EXISTS (SELECT ...)`
+        case exists(SQLSubquery, isNegated: Bool)
+        /// `expression IN (...)`
+        case `in`(SQLExpression, SQLCollection, isNegated: Bool)
+        /// `expression BETWEEN lowerBound AND upperBound`
+        case between(SQLExpression, SQLExpression, SQLExpression, isNegated: Bool)
+        /// `lhs < rhs`, `lhs - rhs`...
+        case binary(BinaryOperator, SQLExpression, SQLExpression)
+        /// `lhs = rhs`, `lhs IS rhs`...
+        case compare(ComparisonOperator, SQLExpression, SQLExpression)
+        /// `a AND b AND c`, `a + b + c`...
+        case associative(AssociativeBinaryOperator, [SQLExpression])
+        /// `lhs LIKE pattern [ESCAPE escape]`
+        case like(SQLExpression, SQLExpression, escape: SQLExpression?, isNegated: Bool)
+        /// `-expression`, `~expression`
+        case unary(UnaryOperator, SQLExpression)
+        /// `NOT expression`
+        case not(SQLExpression)
+        /// `expression COLLATE collation`
+        case collated(SQLExpression, Database.CollationName)
+        /// `NAME(arguments)`
+        case function(String, [SQLExpression])
+        /// `NAME([DISTINCT] arguments) [FILTER (WHERE filter)]`
+        case aggregate(String, [SQLExpression], isDistinct: Bool, filter: SQLExpression?)
+        /// `COUNT(*)`
+        case countAll
     }
 
-    @usableFromInline let impl: Impl
+    let impl: Impl
 
-    @usableFromInline
     init(impl: Impl) {
         self.impl = impl
     }
@@ -27,26 +57,426 @@ public struct SQLExpression: Sendable {
 
     /// A column.
     public static func column(_ name: String) -> SQLExpression {
-        SQLExpression(impl: .column(name, qualifier: nil))
+        SQLExpression(impl: .column(name))
     }
 
     /// Raw SQL.
     public static func literal(_ sql: SQL) -> SQLExpression {
         SQLExpression(impl: .literal(sql))
     }
+}
 
+// MARK: - Operators
+
+extension SQLExpression {
+    /// An operator between two operands.
+    enum BinaryOperator: String, Sendable {
+        case lessThan = "<"
+        case lessThanOrEqual = "<="
+        case greaterThan = ">"
+        case greaterThanOrEqual = ">="
+        case subtract = "-"
+        case divide = "/"
+        case leftShift = "<<"
+        case rightShift = ">>"
+    }
+
+    /// The equality and identity operators.
+    enum ComparisonOperator: String, Sendable {
+        case equal = "="
+        case notEqual = "<>"
+        case `is` = "IS"
+        case isNot = "IS NOT"
+
+        var negated: ComparisonOperator {
+            switch self {
+            case .equal: .notEqual
+            case .notEqual: .equal
+            case .is: .isNot
+            case .isNot: .is
+            }
+        }
+    }
+
+    /// A prefix operator.
+    enum UnaryOperator: String, Sendable {
+        case minus = "-"
+        case bitwiseNot = "~"
+    }
+
+    /// An operator that joins any number of operands: `a AND b AND c`.
+    ///
+    /// ```swift
+    /// // score + bonus + 1000
+    /// [Column("score"), Column("bonus"), 1000.databaseValue].joined(operator: .add)
+    /// ```
+    public struct AssociativeBinaryOperator: Hashable, Sendable {
+        let sql: String
+        /// The result of joining no operand.
+        let neutralValue: DatabaseValue
+        /// Whether `(a • b) • c` is `a • (b • c)`, so that nested operations
+        /// can be flattened. Not the case for `+` and `*` on floats.
+        let isStrictlyAssociative: Bool
+
+        /// `+`
+        public static let add = AssociativeBinaryOperator(
+            sql: "+", neutralValue: 0.databaseValue, isStrictlyAssociative: false)
+        /// `*`
+        public static let multiply = AssociativeBinaryOperator(
+            sql: "*", neutralValue: 1.databaseValue, isStrictlyAssociative: false)
+        /// `AND`
+        public static let and = AssociativeBinaryOperator(
+            sql: "AND", neutralValue: true.databaseValue, isStrictlyAssociative: true)
+        /// `OR`
+        public static let or = AssociativeBinaryOperator(
+            sql: "OR", neutralValue: false.databaseValue, isStrictlyAssociative: true)
+        /// `||`, string concatenation.
+        public static let concat = AssociativeBinaryOperator(
+            sql: "||", neutralValue: "".databaseValue, isStrictlyAssociative: true)
+        /// `&`, bitwise AND.
+        public static let bitwiseAnd = AssociativeBinaryOperator(
+            sql: "&", neutralValue: (-1).databaseValue, isStrictlyAssociative: true)
+        /// `|`, bitwise OR.
+        public static let bitwiseOr = AssociativeBinaryOperator(
+            sql: "|", neutralValue: 0.databaseValue, isStrictlyAssociative: true)
+    }
+}
+
+// MARK: - Building expressions
+
+extension SQLExpression {
+    static let null = SQLExpression.value(.null)
+
+    static func binary(_ op: BinaryOperator, _ lhs: SQLExpression, _ rhs: SQLExpression) -> SQLExpression {
+        // `a COLLATE x < b` reads better as `a < b COLLATE x`: same meaning.
+        if case let .collated(lhs, collation) = lhs.impl {
+            return binary(op, lhs, rhs).collating(collation)
+        }
+        if case let .collated(rhs, collation) = rhs.impl {
+            return binary(op, lhs, rhs).collating(collation)
+        }
+        return SQLExpression(impl: .binary(op, lhs, rhs))
+    }
+
+    static func compare(_ op: ComparisonOperator, _ lhs: SQLExpression, _ rhs: SQLExpression) -> SQLExpression {
+        if case let .collated(lhs, collation) = lhs.impl {
+            return compare(op, lhs, rhs).collating(collation)
+        }
+        if case let .collated(rhs, collation) = rhs.impl {
+            return compare(op, lhs, rhs).collating(collation)
+        }
+        return SQLExpression(impl: .compare(op, lhs, rhs))
+    }
+
+    /// `lhs = rhs`, or `lhs IS NULL` when an operand is NULL.
+    static func equal(_ lhs: SQLExpression, _ rhs: SQLExpression) -> SQLExpression {
+        if rhs.isNullValue { return compare(.is, lhs, .null) }
+        if lhs.isNullValue { return compare(.is, rhs, .null) }
+        return compare(.equal, lhs, rhs)
+    }
+
+    static func between(
+        _ expression: SQLExpression,
+        _ lowerBound: SQLExpression,
+        _ upperBound: SQLExpression,
+        isNegated: Bool = false) -> SQLExpression
+    {
+        if case let .collated(expression, collation) = expression.impl {
+            return between(expression, lowerBound, upperBound, isNegated: isNegated).collating(collation)
+        }
+        return SQLExpression(impl: .between(expression, lowerBound, upperBound, isNegated: isNegated))
+    }
+
+    /// The operands joined with `op`; nested operations with the same
+    /// strictly associative operator are flattened.
+    static func associative(_ op: AssociativeBinaryOperator, _ operands: [SQLExpression]) -> SQLExpression {
+        var flattened: [SQLExpression] = []
+        for operand in operands {
+            if op.isStrictlyAssociative, case let .associative(innerOp, innerOperands) = operand.impl, innerOp == op {
+                flattened += innerOperands
+            } else {
+                flattened.append(operand)
+            }
+        }
+        switch flattened.count {
+        case 0: return .value(op.neutralValue)
+        case 1: return flattened[0]
+        default: return SQLExpression(impl: .associative(op, flattened))
+        }
+    }
+
+    static func `in`(_ expression: SQLExpression, _ collection: SQLCollection, isNegated: Bool = false) -> SQLExpression {
+        SQLExpression(impl: .in(expression, collection, isNegated: isNegated))
+    }
+
+    static func exists(_ subquery: SQLSubquery) -> SQLExpression {
+        SQLExpression(impl: .exists(subquery, isNegated: false))
+    }
+
+    static func subquery(_ subquery: SQLSubquery) -> SQLExpression {
+        SQLExpression(impl: .subquery(subquery))
+    }
+
+    static func like(_ lhs: SQLExpression, _ pattern: SQLExpression, escape: SQLExpression?) -> SQLExpression {
+        SQLExpression(impl: .like(lhs, pattern, escape: escape, isNegated: false))
+    }
+
+    static func unary(_ op: UnaryOperator, _ expression: SQLExpression) -> SQLExpression {
+        SQLExpression(impl: .unary(op, expression))
+    }
+
+    /// A function call: `NAME(arguments)`. SQLite's aggregate functions
+    /// (`COUNT`, `SUM`, `MAX` with one argument...) are known as such.
+    static func function(_ name: String, _ arguments: [SQLExpression]) -> SQLExpression {
+        switch name.uppercased() {
+        case "AVG", "COUNT", "GROUP_CONCAT", "SUM", "TOTAL":
+            return aggregate(name, arguments)
+        case "MAX" where arguments.count == 1, "MIN" where arguments.count == 1:
+            return aggregate(name, arguments)
+        default:
+            return SQLExpression(impl: .function(name, arguments))
+        }
+    }
+
+    static func aggregate(
+        _ name: String,
+        _ arguments: [SQLExpression],
+        isDistinct: Bool = false,
+        filter: SQLExpression? = nil) -> SQLExpression
+    {
+        SQLExpression(impl: .aggregate(name, arguments, isDistinct: isDistinct, filter: filter))
+    }
+
+    static let countAll = SQLExpression(impl: .countAll)
+
+    /// `self COLLATE collation`. For `IN`, the collation applies to the
+    /// left operand, which is what SQLite honors.
+    func collating(_ collation: Database.CollationName) -> SQLExpression {
+        switch impl {
+        case let .in(expression, collection, isNegated):
+            return .in(expression.collating(collation), collection, isNegated: isNegated)
+        case let .associative(op, operands):
+            return .associative(op, operands.map { $0.collating(collation) })
+        default:
+            return SQLExpression(impl: .collated(self, collation))
+        }
+    }
+
+    /// The logical negation, with SQL's negated operators where they exist:
+    /// `a <> b` rather than `NOT (a = b)`, `NOT IN`, `NOT LIKE`...
+    var negated: SQLExpression {
+        switch impl {
+        case .value(let dbValue):
+            switch dbValue.storage {
+            case .null: return self
+            case .int64(let int64) where int64 == 0 || int64 == 1: return .value((int64 == 0).databaseValue)
+            default: return SQLExpression(impl: .not(self))
+            }
+        case let .compare(op, lhs, rhs):
+            return SQLExpression(impl: .compare(op.negated, lhs, rhs))
+        case let .in(expression, collection, isNegated):
+            return .in(expression, collection, isNegated: !isNegated)
+        case let .between(expression, lowerBound, upperBound, isNegated):
+            return SQLExpression(impl: .between(expression, lowerBound, upperBound, isNegated: !isNegated))
+        case let .like(lhs, pattern, escape, isNegated):
+            return SQLExpression(impl: .like(lhs, pattern, escape: escape, isNegated: !isNegated))
+        case let .exists(subquery, isNegated):
+            return SQLExpression(impl: .exists(subquery, isNegated: !isNegated))
+        case let .collated(expression, collation):
+            return expression.negated.collating(collation)
+        default:
+            return SQLExpression(impl: .not(self))
+        }
+    }
+
+    /// `self = 1` (`true`) or `self = 0` (`false`), for `column == true`.
+    func isBoolean(_ value: Bool) -> SQLExpression {
+        if case .value(let dbValue) = impl {
+            switch dbValue.storage {
+            case .null: return self
+            case .int64(let int64) where int64 == 0 || int64 == 1:
+                return .value(((int64 == 1) == value).databaseValue)
+            default: break
+            }
+        }
+        if case let .collated(expression, collation) = impl {
+            return expression.isBoolean(value).collating(collation)
+        }
+        return SQLExpression(impl: .compare(.equal, self, .value(value.databaseValue)))
+    }
+
+    var isNullValue: Bool {
+        if case .value(let dbValue) = impl { return dbValue.isNull }
+        return false
+    }
+}
+
+// MARK: - Qualification
+
+extension SQLExpression {
+    /// The expression with its unqualified columns qualified by `alias`.
+    func qualified(with alias: TableAliasBase) -> SQLExpression {
+        let q = { (expression: SQLExpression) in expression.qualified(with: alias) }
+        switch impl {
+        case .value, .qualifiedColumn, .subquery, .exists, .countAll:
+            return self
+        case .column(let name):
+            return SQLExpression(impl: .qualifiedColumn(name, alias))
+        case .literal(let sql):
+            return .literal(sql.qualified(with: alias))
+        case let .in(expression, collection, isNegated):
+            return .in(q(expression), collection.qualified(with: alias), isNegated: isNegated)
+        case let .between(expression, lowerBound, upperBound, isNegated):
+            return SQLExpression(impl: .between(q(expression), q(lowerBound), q(upperBound), isNegated: isNegated))
+        case let .binary(op, lhs, rhs):
+            return SQLExpression(impl: .binary(op, q(lhs), q(rhs)))
+        case let .compare(op, lhs, rhs):
+            return SQLExpression(impl: .compare(op, q(lhs), q(rhs)))
+        case let .associative(op, operands):
+            return SQLExpression(impl: .associative(op, operands.map(q)))
+        case let .like(lhs, pattern, escape, isNegated):
+            return SQLExpression(impl: .like(q(lhs), q(pattern), escape: escape.map(q), isNegated: isNegated))
+        case let .unary(op, expression):
+            return SQLExpression(impl: .unary(op, q(expression)))
+        case .not(let expression):
+            return SQLExpression(impl: .not(q(expression)))
+        case let .collated(expression, collation):
+            return SQLExpression(impl: .collated(q(expression), collation))
+        case let .function(name, arguments):
+            return SQLExpression(impl: .function(name, arguments.map(q)))
+        case let .aggregate(name, arguments, isDistinct, filter):
+            return SQLExpression(impl: .aggregate(name, arguments.map(q), isDistinct: isDistinct, filter: filter.map(q)))
+        }
+    }
+}
+
+// MARK: - Information
+
+extension SQLExpression {
+    /// Whether the expression is an aggregate (`COUNT(*)`, `MAX(score)`...),
+    /// which makes a request without GROUP BY return a single row.
+    var isAggregate: Bool {
+        switch impl {
+        case .aggregate, .countAll:
+            return true
+        case .collated(let expression, _), .unary(_, let expression), .not(let expression):
+            return expression.isAggregate
+        case let .binary(_, lhs, rhs), let .compare(_, lhs, rhs):
+            return lhs.isAggregate || rhs.isAggregate
+        case let .associative(_, operands), let .function(_, operands):
+            return operands.contains { $0.isAggregate }
+        default:
+            return false
+        }
+    }
+
+    /// The columns of `alias` that this filter compares to a constant with
+    /// `=` or `IS`: when they hold a unique key, the request returns at
+    /// most one row.
+    func identifyingColumns(for alias: TableAliasBase) -> Set<String> {
+        switch impl {
+        case let .associative(op, operands) where op == .and:
+            return operands.reduce(into: []) { $0.formUnion($1.identifyingColumns(for: alias)) }
+        case let .compare(op, lhs, rhs) where op == .equal || op == .is:
+            if let column = lhs.columnName(of: alias), rhs.isConstant { return [column] }
+            if let column = rhs.columnName(of: alias), lhs.isConstant { return [column] }
+            return []
+        case .collated(let expression, _):
+            return expression.identifyingColumns(for: alias)
+        default:
+            return []
+        }
+    }
+
+    private func columnName(of alias: TableAliasBase) -> String? {
+        switch impl {
+        case let .qualifiedColumn(name, columnAlias) where columnAlias == alias: name
+        case .collated(let expression, _): expression.columnName(of: alias)
+        default: nil
+        }
+    }
+
+    private var isConstant: Bool {
+        if case .value = impl { return true }
+        return false
+    }
+}
+
+// MARK: - SQL generation
+
+extension SQLExpression {
     /// The SQL of the expression; values are appended to `context`'s
-    /// arguments.
-    func sql(_ context: SQLGenerationContext) throws -> String {
+    /// arguments. Compound expressions are wrapped in parentheses when they
+    /// are the operand of another one.
+    func sql(_ context: SQLGenerationContext, wrappedInParenthesis: Bool = false) throws -> String {
+        let sql: String
         switch impl {
         case .value(let dbValue):
             return context.sql(for: dbValue)
-        case let .column(name, qualifier):
-            if let qualifier { return "\(qualifier.quotedDatabaseIdentifier).\(name.quotedDatabaseIdentifier)" }
+        case .column(let name):
             return name.quotedDatabaseIdentifier
-        case .literal(let sql):
-            return try sql.sql(context)
+        case let .qualifiedColumn(name, alias):
+            if let qualifier = context.qualifier(for: alias) {
+                return qualifier.quotedDatabaseIdentifier + "." + name.quotedDatabaseIdentifier
+            }
+            return name.quotedDatabaseIdentifier
+        case .literal(let literal):
+            sql = try literal.sql(context)
+        case .subquery(let subquery):
+            return try "(" + subquery.sql(context) + ")"
+        case let .exists(subquery, isNegated):
+            sql = try (isNegated ? "NOT EXISTS (" : "EXISTS (") + subquery.sql(context) + ")"
+        case let .in(expression, collection, isNegated):
+            sql = try expression.sql(context, wrappedInParenthesis: true)
+                + (isNegated ? " NOT IN " : " IN ")
+                + collection.sql(context)
+        case let .between(expression, lowerBound, upperBound, isNegated):
+            sql = try expression.sql(context, wrappedInParenthesis: true)
+                + (isNegated ? " NOT BETWEEN " : " BETWEEN ")
+                + lowerBound.sql(context, wrappedInParenthesis: true)
+                + " AND "
+                + upperBound.sql(context, wrappedInParenthesis: true)
+        case let .binary(op, lhs, rhs):
+            sql = try lhs.sql(context, wrappedInParenthesis: true)
+                + " \(op.rawValue) "
+                + rhs.sql(context, wrappedInParenthesis: true)
+        case let .compare(op, lhs, rhs) where (op == .is || op == .isNot) && rhs.isNullValue:
+            // The NULL keyword is not a value: no argument needed.
+            sql = try lhs.sql(context, wrappedInParenthesis: true) + " \(op.rawValue) NULL"
+        case let .compare(op, lhs, rhs):
+            sql = try lhs.sql(context, wrappedInParenthesis: true)
+                + " \(op.rawValue) "
+                + rhs.sql(context, wrappedInParenthesis: true)
+        case let .associative(op, operands):
+            sql = try operands
+                .map { try $0.sql(context, wrappedInParenthesis: true) }
+                .joined(separator: " \(op.sql) ")
+        case let .like(lhs, pattern, escape, isNegated):
+            var result = try lhs.sql(context, wrappedInParenthesis: true)
+                + (isNegated ? " NOT LIKE " : " LIKE ")
+                + pattern.sql(context, wrappedInParenthesis: true)
+            if let escape {
+                result += try " ESCAPE " + escape.sql(context, wrappedInParenthesis: true)
+            }
+            sql = result
+        case let .unary(op, expression):
+            sql = try op.rawValue + expression.sql(context, wrappedInParenthesis: true)
+        case .not(let expression):
+            sql = try "NOT " + expression.sql(context, wrappedInParenthesis: true)
+        case let .collated(expression, collation):
+            sql = try expression.sql(context) + " COLLATE " + collation.rawValue.sqlName
+        case let .function(name, arguments):
+            return try name.sqlName + "(" + arguments.map { try $0.sql(context) }.joined(separator: ", ") + ")"
+        case let .aggregate(name, arguments, isDistinct, filter):
+            var result = try name.sqlName + (isDistinct ? "(DISTINCT " : "(")
+                + arguments.map { try $0.sql(context) }.joined(separator: ", ") + ")"
+            guard let filter else { return result }
+            result += try " FILTER (WHERE " + filter.sql(context) + ")"
+            sql = result
+        case .countAll:
+            return "COUNT(*)"
         }
+        return wrappedInParenthesis ? "(" + sql + ")" : sql
     }
 }
 
@@ -54,34 +484,39 @@ extension SQLExpression: SQLSpecificExpressible {
     public var sqlExpression: SQLExpression { self }
 }
 
-/// Collects the arguments of generated SQL.
-final class SQLGenerationContext {
-    let db: Database
-    /// Whether values are written into the SQL as literals instead of
-    /// bound as arguments: schema statements (`CREATE TABLE ... DEFAULT`,
-    /// `CHECK`, `CREATE INDEX ... WHERE`) can't have parameters.
-    let usesLiteralValues: Bool
-    private(set) var arguments = StatementArguments()
+/// The right operand of `IN`: a list of expressions or a subquery.
+enum SQLCollection: Sendable {
+    case array([SQLExpression])
+    case subquery(SQLSubquery)
 
-    init(_ db: Database, literalValues: Bool = false) {
-        self.db = db
-        self.usesLiteralValues = literalValues
+    /// `value IN collection`; `value = x` for a single element, and false
+    /// for an empty list.
+    func contains(_ value: SQLExpression) -> SQLExpression {
+        if case .array(let expressions) = self {
+            switch expressions.count {
+            case 0: return .value(false.databaseValue)
+            // `=` (not IS) behaves as IN does with NULL.
+            case 1: return .compare(.equal, value, expressions[0])
+            default: break
+            }
+        }
+        return .in(value, self)
     }
 
-    /// The SQL of a value: `?` (and the value becomes an argument), or an
-    /// SQL literal.
-    func sql(for value: DatabaseValue) -> String {
-        if usesLiteralValues { return value.sqlLiteral }
-        append(value)
-        return "?"
+    func qualified(with alias: TableAliasBase) -> SQLCollection {
+        switch self {
+        case .array(let expressions): .array(expressions.map { $0.qualified(with: alias) })
+        case .subquery: self
+        }
     }
 
-    func append(_ value: DatabaseValue) {
-        arguments.values.append(value)
-    }
-
-    func append(_ arguments: StatementArguments) {
-        self.arguments.append(contentsOf: arguments)
+    func sql(_ context: SQLGenerationContext) throws -> String {
+        switch self {
+        case .array(let expressions):
+            try "(" + expressions.map { try $0.sql(context) }.joined(separator: ", ") + ")"
+        case .subquery(let subquery):
+            try "(" + subquery.sql(context) + ")"
+        }
     }
 }
 
@@ -89,5 +524,15 @@ extension String {
     /// The string as an SQL identifier, in double quotes: `"my table"`.
     public var quotedDatabaseIdentifier: String {
         "\"" + replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// A function or collation name: as is when it is a plain identifier
+    /// (`COUNT`, `NOCASE`), quoted otherwise.
+    var sqlName: String {
+        let isPlain = !isEmpty && utf8.allSatisfy { byte in
+            (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x5F
+                || (byte >= 0x30 && byte <= 0x39)
+        } && !(utf8.first! >= 0x30 && utf8.first! <= 0x39)
+        return isPlain ? self : quotedDatabaseIdentifier
     }
 }

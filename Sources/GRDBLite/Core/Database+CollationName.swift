@@ -1,8 +1,7 @@
 extension Database {
-    /// The name of one of SQLite's built-in collations:
-    /// `t.column("name", .text).collate(.nocase)`.
-    ///
-    /// Custom collations are ``DatabaseCollation``.
+    /// The name of a collation, for `COLLATE` clauses and `collating(_:)`:
+    /// SQLite's built-in collations (`t.column("name", .text).collate(.nocase)`),
+    /// or the name of a ``DatabaseCollation``.
     ///
     /// Related SQLite documentation: <https://www.sqlite.org/datatype3.html#collating_sequences>
     public struct CollationName: RawRepresentable, Hashable, Sendable {

@@ -1,0 +1,35 @@
+/// A request that fetches rows, values or records of type `RowDecoder`:
+/// ``QueryInterfaceRequest`` and ``SQLRequest``.
+///
+/// ```swift
+/// let request: some FetchRequest<Player> = Player.filter { $0.score > 1000 }
+/// let players = try request.fetchAll(db)       // [Player]
+/// let players = try Player.fetchAll(db, request)
+/// let count = try request.fetchCount(db)
+/// ```
+public protocol FetchRequest<RowDecoder>: SQLSubqueryable {
+    /// The type that decodes fetched rows.
+    associatedtype RowDecoder
+
+    /// A prepared statement for the request, with its arguments bound.
+    ///
+    /// - parameter singleResult: Whether the request is fetched with
+    ///   `fetchOne`, which lets it add `LIMIT 1`.
+    func makePreparedRequest(_ db: Database, forSingleResult singleResult: Bool) throws -> PreparedRequest
+
+    /// The number of rows the request returns.
+    func fetchCount(_ db: Database) throws -> Int
+}
+
+/// A request ready to run: its prepared statement, with bound arguments.
+public struct PreparedRequest {
+    /// The prepared statement.
+    public var statement: Statement
+
+    init(statement: Statement) {
+        self.statement = statement
+    }
+}
+
+@available(*, unavailable)
+extension PreparedRequest: Sendable { }

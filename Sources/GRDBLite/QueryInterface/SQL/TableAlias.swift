@@ -1,0 +1,42 @@
+/// Names a table of a request, so that its columns can be used elsewhere in
+/// the request: in a subquery, or (with associations) from another table.
+///
+/// ```swift
+/// // SELECT "p".* FROM "player" "p" WHERE "p"."score" > ?
+/// let alias = TableAlias<Player>(name: "p")
+/// let request = Player.aliased(alias).filter(alias.score > 1000)
+///
+/// // Players whose score is above the average of their team:
+/// // SELECT * FROM "player"
+/// // WHERE "score" > (SELECT AVG("score") FROM "player" "p2" WHERE "p2"."teamId" = "player"."teamId")
+/// let player = TableAlias<Player>()
+/// let teamAverage = Player.aliased(TableAlias(name: "p2"))
+///     .filter(Column("teamId") == player.teamId)
+///     .select(average(Column("score")))
+/// let request = Player.aliased(player).filter(Column("score") > teamAverage)
+/// ```
+///
+/// An alias without name prints as the table name, disambiguated when
+/// needed. An alias must not be used for two different tables.
+@dynamicMemberLookup
+public final class TableAlias<RowDecoder>: TableAliasBase, @unchecked Sendable {
+    /// An alias, optionally named.
+    public init(name: String? = nil) where RowDecoder == Void {
+        super.init(name: name)
+    }
+
+    /// An alias for the table of a record type, optionally named.
+    public init(name: String? = nil, for record: RowDecoder.Type = RowDecoder.self) {
+        super.init(name: name)
+    }
+}
+
+extension TableAlias where RowDecoder: TableRecord {
+    /// What key paths start from: the `Columns` of the record.
+    public typealias DatabaseComponents = RowDecoder.DatabaseComponents
+
+    /// A column of the record, qualified by the alias: `alias.score`.
+    public subscript<T: SQLSpecificExpressible>(dynamicMember keyPath: KeyPath<DatabaseComponents, T>) -> SQLExpression {
+        self[RowDecoder.databaseComponents[keyPath: keyPath].sqlExpression]
+    }
+}
