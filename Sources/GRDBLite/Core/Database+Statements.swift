@@ -138,7 +138,7 @@ extension Database {
     @usableFromInline
     func statementWillExecute(_ statement: Statement) throws {
         preconditionValidAccess()
-        if isInsideTransactionBlock {
+        if isInsideTransactionBlock && sqlite3_get_autocommit(sqliteConnection) != 0 {
             try checkForAbortedTransaction(sql: statement.sql, arguments: statement.arguments)
         }
         executionObserver?.statementWillExecute(statement)

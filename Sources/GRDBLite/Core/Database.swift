@@ -123,6 +123,7 @@ public final class Database {
     /// Closes the connection; the statements it prepared become invalid.
     func close() {
         statementCache.removeAll()
+        recordStorage = nil
         executionObserver = nil
         authorizer.uninstall(from: self)
         // Statements still retained by the user are finalized when released:

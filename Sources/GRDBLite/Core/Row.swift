@@ -166,11 +166,17 @@ public final class Row {
         return storedNames[offset + index]
     }
 
-    @usableFromInline
+    @inlinable
+    @inline(__always)
     func checkIndex(_ index: Int) {
-        if index < 0 || index >= count {
-            fatalError("Row index out of range: \(index) in a row of \(count) columns: \(self)")
+        if _slowPath(index < 0 || index >= count) {
+            indexOutOfRange(index)
         }
+    }
+
+    @usableFromInline
+    func indexOutOfRange(_ index: Int) -> Never {
+        fatalError("Row index out of range: \(index) in a row of \(count) columns: \(self)")
     }
 
     // MARK: - Values

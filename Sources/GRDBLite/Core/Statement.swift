@@ -16,8 +16,10 @@ import CSQLite
 public final class Statement {
     /// The raw SQLite statement, for the SQLite C API. Don't finalize it.
     public let sqliteStatement: SQLiteStatement
-    /// The connection that prepared the statement.
-    @usableFromInline unowned let database: Database
+    /// The connection that prepared the statement. A strong reference: the
+    /// hot paths read it without reference counting. The connection's
+    /// statement caches are emptied when it closes, which breaks the cycle.
+    @usableFromInline let database: Database
     /// The SQL of the statement, without surrounding white space and semicolons.
     public let sql: String
     /// The number of columns of the rows the statement returns.
@@ -127,11 +129,17 @@ public final class Statement {
 
     /// Binding only fails on a programmer error (a string over SQLite's
     /// size limit): trap with SQLite's message.
-    @usableFromInline
+    @inlinable
+    @inline(__always)
     func checkBinding(_ code: CInt) {
-        if code != SQLITE_OK {
-            fatalError("\(DatabaseError(resultCode: code, message: database.lastErrorMessage, sql: sql))")
+        if _slowPath(code != SQLITE_OK) {
+            bindingFailure(code)
         }
+    }
+
+    @usableFromInline
+    func bindingFailure(_ code: CInt) -> Never {
+        fatalError("\(DatabaseError(resultCode: code, message: database.lastErrorMessage, sql: sql))")
     }
 
     /// Makes sure parameters have values before the statement runs.

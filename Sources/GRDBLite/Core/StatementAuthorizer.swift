@@ -41,8 +41,10 @@ final class StatementAuthorizer {
     private(set) var info = StatementInfo()
     /// Only statements that GRDBLite compiles are described.
     private var isCompiling = false
-    /// Decides whether deletions must be reported row by row.
-    private weak var database: Database?
+    /// Decides whether deletions must be reported row by row. The database
+    /// owns the authorizer (no weak reference: it would slow down every
+    /// unowned reference to the database).
+    private unowned(unsafe) var database: Database?
 
     func install(on db: Database) {
         database = db
