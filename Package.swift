@@ -6,6 +6,9 @@ let package = Package(
     products: [
         .library(name: "GRDBLite", targets: ["GRDBLite"]),
     ],
+    dependencies: [
+        .package(url: "https://github.com/x-sheep/swift-property-based", exact: "2.0.1"),
+    ],
     targets: [
         // The system SQLite (Debian: `apt-get install libsqlite3-dev`).
         .systemLibrary(
@@ -19,6 +22,15 @@ let package = Package(
             name: "UnitTests",
             dependencies: ["GRDBLite"],
             path: "Tests/Unit"),
+        // Property-based suites that check GRDBLite against reference
+        // models (see Tests/Property/README.md).
+        .testTarget(
+            name: "PropertyTests",
+            dependencies: [
+                "GRDBLite",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
+            path: "Tests/Property"),
     ],
     swiftLanguageModes: [.v6]
 )
