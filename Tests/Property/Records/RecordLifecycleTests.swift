@@ -13,7 +13,7 @@ import Testing
 /// - delete returns whether a row was deleted, and exists is then false.
 @Suite struct RecordLifecycleTests {
     @Test func rowRecords() async {
-        await checkProperty(count: 60, input: RecordGenerators.lifecycleCase(path: .row)) { testCase in
+        await checkProperty(count: 400, input: RecordGenerators.lifecycleCase(path: .row)) { testCase in
             try TableSpec.$current.withValue(testCase.table) {
                 try checkLifecycle(testCase, RowRecord.self)
             }
@@ -21,7 +21,7 @@ import Testing
     }
 
     @Test func codableRecords() async {
-        await checkProperty(count: 60, input: RecordGenerators.lifecycleCase(path: .codable)) { testCase in
+        await checkProperty(count: 400, input: RecordGenerators.lifecycleCase(path: .codable)) { testCase in
             try TableSpec.$current.withValue(testCase.table) {
                 try checkLifecycle(testCase, CodableRecord.self)
             }

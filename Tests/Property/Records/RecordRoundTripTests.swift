@@ -8,7 +8,7 @@ import Testing
 /// fail).
 @Suite struct RecordRoundTripTests {
     @Test func rowRecords() async {
-        await checkProperty(count: 60, input: RecordGenerators.recordCase(path: .row)) { testCase in
+        await checkProperty(count: 400, input: RecordGenerators.recordCase(path: .row)) { testCase in
             try TableSpec.$current.withValue(testCase.table) {
                 try checkRoundTrip(testCase, RecordAdapter<RowRecord>.dynamic)
             }
@@ -16,7 +16,7 @@ import Testing
     }
 
     @Test func codableRecords() async {
-        await checkProperty(count: 60, input: RecordGenerators.recordCase(path: .codable)) { testCase in
+        await checkProperty(count: 400, input: RecordGenerators.recordCase(path: .codable)) { testCase in
             try TableSpec.$current.withValue(testCase.table) {
                 try checkRoundTrip(testCase, RecordAdapter<CodableRecord>.dynamic)
             }
@@ -25,7 +25,7 @@ import Testing
 
     @Test func synthesizedCodableRecords() async {
         let input = RecordGenerators.records(of: AllValuesRecord.table, path: .codable, count: 1...6)
-        await checkProperty(count: 40, input: input) { testCase in
+        await checkProperty(count: 200, input: input) { testCase in
             try checkRoundTrip(testCase, RecordAdapter(
                 make: { AllValuesRecord(values: $0.values) },
                 state: { RecordState(values: $0.values, rowID: nil) },

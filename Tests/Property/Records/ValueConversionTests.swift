@@ -11,7 +11,7 @@ import Testing
 /// statement rows (the fast path of cursors) and copied rows are checked.
 @Suite struct ValueConversionTests {
     @Test func rowRecords() async {
-        await checkProperty(count: 80, input: RecordGenerators.conversionCase) { testCase in
+        await checkProperty(count: 500, input: RecordGenerators.conversionCase) { testCase in
             try TableSpec.$current.withValue(testCase.table) {
                 try checkConversions(testCase, RowRecord.self)
             }
@@ -19,7 +19,7 @@ import Testing
     }
 
     @Test func codableRecords() async {
-        await checkProperty(count: 80, input: RecordGenerators.conversionCase) { testCase in
+        await checkProperty(count: 500, input: RecordGenerators.conversionCase) { testCase in
             try TableSpec.$current.withValue(testCase.table) {
                 try checkConversions(testCase, CodableRecord.self)
             }
