@@ -30,7 +30,8 @@ let package = Package(
                 "GRDBLite",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
-            path: "Tests/Property"),
+            path: "Tests/Property",
+            exclude: ["README.md"]),
     ],
     swiftLanguageModes: [.v6]
 )

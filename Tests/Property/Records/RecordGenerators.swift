@@ -277,6 +277,34 @@ enum RecordGenerators {
 
     // MARK: Shrinking
 
+    /// Simpler values: NULL or the simplest value, half a blob or string.
+    static func simpler(_ value: ColumnValue, _ column: ColumnSpec) -> [ColumnValue] {
+        if value == .null { return [] }
+        var candidates: [ColumnValue] = []
+        let simplest = column.isOptional ? ColumnValue.null : simplest(column)
+        if value != simplest { candidates.append(simplest) }
+        switch value {
+        case .data(let data) where data.count > 1: candidates.append(.data(data.prefix(data.count / 2)))
+        case .string(let string) where string.count > 1: candidates.append(.string(String(string.prefix(string.count / 2))))
+        default: break
+        }
+        return candidates
+    }
+
+    /// The table without a column that is not in the primary key.
+    static func removing(column index: Int, from table: TableSpec) -> TableSpec? {
+        guard !table.primaryKeyIndexes.contains(index), table.columns.count > 1 else { return nil }
+        var table = table
+        table.columns.remove(at: index)
+        let shift = { (i: Int) in i > index ? i - 1 : i }
+        switch table.primaryKey {
+        case .hiddenRowID: break
+        case .rowIDAlias(let i): table.primaryKey = .rowIDAlias(shift(i))
+        case .columns(let indexes): table.primaryKey = .columns(indexes.map(shift))
+        }
+        return table
+    }
+
     /// Fewer records, fewer columns, simpler keys, names and values.
     static func shrink(_ testCase: RecordCase) -> [RecordCase] {
         var candidates: [RecordCase] = []
@@ -286,15 +314,10 @@ enum RecordGenerators {
             candidates.append(smaller)
         }
         let table = testCase.table
-        for index in table.columns.indices where !table.primaryKeyIndexes.contains(index) && table.columns.count > 1 {
+        for index in table.columns.indices {
+            guard let smallerTable = removing(column: index, from: table) else { continue }
             var smaller = testCase
-            smaller.table.columns.remove(at: index)
-            let shift = { (i: Int) in i > index ? i - 1 : i }
-            switch table.primaryKey {
-            case .hiddenRowID: break
-            case .rowIDAlias(let i): smaller.table.primaryKey = .rowIDAlias(shift(i))
-            case .columns(let indexes): smaller.table.primaryKey = .columns(indexes.map(shift))
-            }
+            smaller.table = smallerTable
             for record in smaller.records.indices { smaller.records[record].values.remove(at: index) }
             candidates.append(smaller)
         }
@@ -321,9 +344,7 @@ enum RecordGenerators {
         }
         for (recordIndex, record) in testCase.records.enumerated() {
             for (index, value) in record.values.enumerated() {
-                let column = table.columns[index]
-                let simpler = column.isOptional ? ColumnValue.null : simplest(column)
-                if value != .null && value != simpler {
+                for simpler in simpler(value, table.columns[index]) {
                     var smaller = testCase
                     smaller.records[recordIndex].values[index] = simpler
                     candidates.append(smaller)

@@ -91,6 +91,29 @@ extension RecordGenerators {
             smaller.steps.remove(at: index)
             candidates.append(smaller)
         }
+        for column in testCase.table.columns.indices {
+            guard let table = removing(column: column, from: testCase.table) else { continue }
+            let steps = testCase.steps.map { step -> LifecycleCase.Step in
+                switch step {
+                case .insert(var input):
+                    input.values.remove(at: column)
+                    return .insert(input)
+                case let .update(record, changes, onlyChanges):
+                    let changes = Dictionary(uniqueKeysWithValues: changes.compactMap { key, change in
+                        key == column ? nil : (key > column ? key - 1 : key, change)
+                    })
+                    return .update(record: record, changes: changes, onlyChanges: onlyChanges)
+                case .delete:
+                    return step
+                }
+            }
+            candidates.append(LifecycleCase(table: table, steps: steps))
+        }
+        // Simpler names, keys and WITHOUT ROWID, with the record shrinker.
+        for simpler in shrink(RecordCase(table: testCase.table, records: []))
+        where simpler.table.columns.count == testCase.table.columns.count {
+            candidates.append(LifecycleCase(table: simpler.table, steps: testCase.steps))
+        }
         for (index, step) in testCase.steps.enumerated() {
             switch step {
             case let .update(record, changes, onlyChanges):
