@@ -411,12 +411,6 @@ enum RecordModel {
         }
     }
 
-    /// The value a record reads back after storing `value`, or nil if the
-    /// insertion fails.
-    static func roundTrip(_ value: ColumnValue, in column: ColumnSpec) -> ColumnValue? {
-        stored(value, in: column).flatMap { read($0, as: column) }
-    }
-
     // MARK: Dates
 
     /// "yyyy-MM-dd HH:mm:ss.SSS" in UTC on the proleptic Gregorian
