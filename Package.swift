@@ -12,6 +12,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         // The benchmark's peer: GRDBLite is measured against GRDB itself.
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        // The property suites' generators and shrinking.
+        .package(url: "https://github.com/x-sheep/swift-property-based", exact: "2.0.1"),
     ],
     targets: [
         // The system SQLite (Debian: `apt-get install libsqlite3-dev`).
@@ -41,6 +43,16 @@ let package = Package(
             name: "UnitTests",
             dependencies: ["GRDBLite"],
             path: "Tests/Unit"),
+        // Property-based suites that check GRDBLite against reference
+        // models (see Tests/Property/README.md).
+        .testTarget(
+            name: "PropertyTests",
+            dependencies: [
+                "GRDBLite",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
+            path: "Tests/Property",
+            exclude: ["README.md"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -104,11 +104,21 @@ public struct PersistenceContainer: @unchecked Sendable {
         var changes: [(String, DatabaseValue)] = []
         for index in 0..<setCount {
             let oldValue = old.databaseValue(forColumn: names[index]) ?? .null
-            if values[index] != oldValue {
+            if Self.isChange(from: oldValue, to: values[index]) {
                 changes.append((names[index], oldValue))
             }
         }
         return changes
+    }
+
+    /// Whether the database would store a different value. Strings differ
+    /// when their bytes do: Swift's `==` ignores Unicode normalization
+    /// ("é" and "e\u{301}" are equal), SQLite does not.
+    private static func isChange(from old: DatabaseValue, to new: DatabaseValue) -> Bool {
+        if case .string(let old) = old.storage, case .string(let new) = new.storage {
+            return !old.utf8.elementsEqual(new.utf8)
+        }
+        return old != new
     }
 }
 

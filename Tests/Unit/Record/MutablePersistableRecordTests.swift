@@ -175,6 +175,22 @@ private struct Citizenship: Codable, FetchableRecord, PersistableRecord, Equatab
         }
     }
 
+    /// "é" and "e\u{301}" are equal Swift strings, but different bytes in
+    /// the database: changing one into the other is a change to save.
+    @Test func updateChangesSavesAChangeOfUnicodeNormalization() throws {
+        try dbQueue.write { db throws in
+            var player = Player(id: nil, name: "\u{E9}", score: 100)
+            try player.insert(db)
+            var copy = player
+            let changes = try copy.databaseChanges { $0.name = "e\u{301}" }
+            #expect(changes.keys.sorted() == ["name"])
+            #expect(try player.updateChanges(db) { $0.name = "e\u{301}" })
+            #expect(try !player.updateChanges(db) { $0.name = "e\u{301}" })
+            let bytes = try Data.fetchOne(db, sql: "SELECT CAST(name AS BLOB) FROM player")
+            #expect(bytes == Data("e\u{301}".utf8))
+        }
+    }
+
     @Test func databaseChanges() throws {
         var player = Player(id: 1, name: "Arthur", score: 100)
         let old = player
