@@ -37,20 +37,8 @@ extension DatabaseCursor {
     @inlinable
     public func next() throws -> Element? {
         if _isDone { return nil }
-        let statement = self.statement
-        statement.database.preconditionValidAccess("A database cursor")
-        statement.columnLookup.pointee.position = 0
-        switch sqlite3_step(statement.sqliteStatement) {
-        case SQLITE_ROW:
-            return try _element()
-        case SQLITE_DONE:
-            _isDone = true
-            try statement.database.statementDidExecute(statement)
-            return nil
-        case let code:
-            _isDone = true
-            try statement.database.statementDidFail(statement, code: code)
-        }
+        guard try StatementStepper(statement).step(&_isDone) else { return nil }
+        return try _element()
     }
 
     /// The first element, transformed. A statement that writes (`INSERT
@@ -72,5 +60,43 @@ extension DatabaseCursor {
         while let element = try next() {
             try body(element)
         }
+    }
+}
+
+/// Steps a statement for a cursor: one row at a time, telling the
+/// connection when the statement ends or fails.
+///
+/// Its references are unowned (the cursor keeps the statement, which keeps
+/// the connection), so that copying it or reading through it involves no
+/// reference counting on the hot path of cursors.
+@usableFromInline
+struct StatementStepper {
+    @usableFromInline let sqliteStatement: SQLiteStatement
+    @usableFromInline unowned(unsafe) let statement: Statement
+    @usableFromInline unowned(unsafe) let database: Database
+    @usableFromInline let columnLookup: UnsafeMutablePointer<ColumnLookup>
+
+    @usableFromInline
+    init(_ statement: Statement) {
+        self.sqliteStatement = statement.sqliteStatement
+        self.statement = statement
+        self.database = statement.database
+        self.columnLookup = statement.columnLookup
+    }
+
+    /// Moves to the next row; false at the end, which sets `isDone`.
+    @inlinable
+    @inline(__always)
+    func step(_ isDone: inout Bool) throws -> Bool {
+        database.preconditionValidAccess("A database cursor")
+        columnLookup.pointee.position = 0
+        let code = sqlite3_step(sqliteStatement)
+        if _fastPath(code == SQLITE_ROW) { return true }
+        isDone = true
+        if code == SQLITE_DONE {
+            try database.statementDidExecute(statement)
+            return false
+        }
+        try database.statementDidFail(statement, code: code)
     }
 }

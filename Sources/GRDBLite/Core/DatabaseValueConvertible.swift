@@ -142,9 +142,11 @@ public final class DatabaseValueCursor<Value: DatabaseValueConvertible>: Databas
     public let statement: Statement
     @exclusivity(unchecked) public var _isDone = false
     @usableFromInline let row: Row
+    @usableFromInline let stepper: StatementStepper
 
     init(statement: Statement, arguments: StatementArguments?) throws {
         self.statement = statement
+        self.stepper = StatementStepper(statement)
         self.row = Row(statement: statement)
         try checkHasColumn(statement)
         try _start(arguments: arguments)
@@ -153,6 +155,13 @@ public final class DatabaseValueCursor<Value: DatabaseValueConvertible>: Databas
     deinit {
         // Release the read lock of a cursor left before its end.
         sqlite3_reset(statement.sqliteStatement)
+    }
+
+    @inlinable
+    public func next() throws -> Value? {
+        if _isDone { return nil }
+        guard try stepper.step(&_isDone) else { return nil }
+        return try _element()
     }
 
     @inlinable

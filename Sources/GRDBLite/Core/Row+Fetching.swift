@@ -78,9 +78,11 @@ public final class RowCursor: DatabaseCursor {
     public let statement: Statement
     @exclusivity(unchecked) public var _isDone = false
     @usableFromInline let row: Row
+    @usableFromInline let stepper: StatementStepper
 
     init(statement: Statement, arguments: StatementArguments?) throws {
         self.statement = statement
+        self.stepper = StatementStepper(statement)
         self.row = Row(statement: statement)
         try _start(arguments: arguments)
     }
@@ -88,6 +90,13 @@ public final class RowCursor: DatabaseCursor {
     deinit {
         // Release the read lock of a cursor left before its end.
         sqlite3_reset(statement.sqliteStatement)
+    }
+
+    @inlinable
+    public func next() throws -> Row? {
+        if _isDone { return nil }
+        guard try stepper.step(&_isDone) else { return nil }
+        return row
     }
 
     @inlinable

@@ -139,7 +139,7 @@ public final class Row {
 
     func hasNull(atUncheckedIndex index: Int) -> Bool {
         if let sqliteStatement {
-            return sqlite3_column_type(sqliteStatement, CInt(offset + index)) == SQLITE_NULL
+            return sqlite3_column_type(sqliteStatement, CInt(truncatingIfNeeded: offset &+ index)) == SQLITE_NULL
         }
         return storedValues[offset + index].isNull
     }
@@ -161,7 +161,7 @@ public final class Row {
 
     func columnName(atUncheckedIndex index: Int) -> String {
         if let statement {
-            return String(cString: sqlite3_column_name(statement.sqliteStatement, CInt(offset + index)))
+            return String(cString: sqlite3_column_name(statement.sqliteStatement, CInt(truncatingIfNeeded: offset &+ index)))
         }
         return storedNames[offset + index]
     }
@@ -185,7 +185,7 @@ public final class Row {
     @inlinable
     public func databaseValue(atUncheckedIndex index: Int) -> DatabaseValue {
         if let sqliteStatement {
-            return DatabaseValue(sqliteStatement: sqliteStatement, index: CInt(offset + index))
+            return DatabaseValue(sqliteStatement: sqliteStatement, index: CInt(truncatingIfNeeded: offset &+ index))
         }
         return storedValues[offset + index]
     }
@@ -198,7 +198,7 @@ public final class Row {
         atUncheckedIndex index: Int) throws -> Value
     {
         if let sqliteStatement {
-            if let value = Value.fromStatement(sqliteStatement, atUncheckedIndex: CInt(offset + index)) {
+            if let value = Value.fromStatement(sqliteStatement, atUncheckedIndex: CInt(truncatingIfNeeded: offset &+ index)) {
                 return value
             }
             throw RowDecodingError.valueMismatch(
@@ -322,7 +322,7 @@ public final class Row {
         guard let sqliteStatement else {
             return Data.fromDatabaseValue(storedValues[offset + index])
         }
-        let column = CInt(offset + index)
+        let column = CInt(truncatingIfNeeded: offset &+ index)
         switch sqlite3_column_type(sqliteStatement, column) {
         case SQLITE_NULL:
             return nil

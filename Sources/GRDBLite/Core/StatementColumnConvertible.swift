@@ -109,9 +109,11 @@ where Value: DatabaseValueConvertible & StatementColumnConvertible
     public let statement: Statement
     @exclusivity(unchecked) public var _isDone = false
     @usableFromInline let row: Row
+    @usableFromInline let stepper: StatementStepper
 
     init(statement: Statement, arguments: StatementArguments?) throws {
         self.statement = statement
+        self.stepper = StatementStepper(statement)
         self.row = Row(statement: statement)
         try checkHasColumn(statement)
         try _start(arguments: arguments)
@@ -119,6 +121,13 @@ where Value: DatabaseValueConvertible & StatementColumnConvertible
 
     deinit {
         sqlite3_reset(statement.sqliteStatement)
+    }
+
+    @inlinable
+    public func next() throws -> Value? {
+        if _isDone { return nil }
+        guard try stepper.step(&_isDone) else { return nil }
+        return try _element()
     }
 
     @inlinable

@@ -143,9 +143,11 @@ public final class RecordCursor<Record: FetchableRecord>: DatabaseCursor {
     public let statement: Statement
     @exclusivity(unchecked) public var _isDone = false
     @usableFromInline let row: Row
+    @usableFromInline let stepper: StatementStepper
 
     init(statement: Statement, arguments: StatementArguments?) throws {
         self.statement = statement
+        self.stepper = StatementStepper(statement)
         self.row = Row(statement: statement)
         try _start(arguments: arguments)
     }
@@ -153,12 +155,20 @@ public final class RecordCursor<Record: FetchableRecord>: DatabaseCursor {
     /// A cursor whose rows have scopes or prefetched rows (associations).
     init(statement: Statement, arguments: StatementArguments?, row: Row) throws {
         self.statement = statement
+        self.stepper = StatementStepper(statement)
         self.row = row
         try _start(arguments: arguments)
     }
 
     deinit {
         sqlite3_reset(statement.sqliteStatement)
+    }
+
+    @inlinable
+    public func next() throws -> Record? {
+        if _isDone { return nil }
+        guard try stepper.step(&_isDone) else { return nil }
+        return try _element()
     }
 
     @inlinable
