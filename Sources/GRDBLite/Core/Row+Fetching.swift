@@ -67,7 +67,10 @@ extension Row {
 
     /// A copy of the first row, or nil.
     public static func fetchOne(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Row? {
-        try fetchCursor(statement, arguments: arguments).next()?.copy()
+        let cursor = try fetchCursor(statement, arguments: arguments)
+        // The row reads the statement, which the cursor resets when it is
+        // released: copy the row before.
+        return try withExtendedLifetime(cursor) { try cursor.next()?.copy() }
     }
 }
 
