@@ -214,6 +214,12 @@ import GRDBLite
         }
     }
 
+    @Test func debugDescriptionOfAPlainRowIsItsDescription() {
+        let row: Row = ["id": 1, "name": "Arthur"]
+        #expect(row.debugDescription == #"[id:1 name:"Arthur"]"#)
+        #expect(String(describing: [row]) == #"[[id:1 name:"Arthur"]]"#)
+    }
+
     @Test func decodeErrorsNameTheColumnAndType() throws {
         let dbQueue = try DatabaseQueue()
         try dbQueue.read { db throws in
