@@ -143,7 +143,10 @@ extension Database {
     @usableFromInline
     func statementDidExecute(_ statement: Statement) throws {
         if statement.info.changesSchema {
+            // As GRDB: SQLite recompiles statements after a schema change,
+            // but a statement keeps its former column count and names.
             schemaCache.removeAll()
+            statementCache.removeAll()
         }
         checkForAutocommitTransition()
         try executionObserver?.statementDidExecute(statement)

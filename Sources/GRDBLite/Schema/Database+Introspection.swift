@@ -46,11 +46,12 @@ extension Database {
         return primaryKey
     }
 
-    /// Forgets cached schema information. GRDBLite does it after each
-    /// statement that changes the schema; call it after the schema was
-    /// changed by another connection.
+    /// Forgets cached schema information and cached statements. GRDBLite
+    /// does it after each statement that changes the schema; call it after
+    /// the schema was changed by another connection.
     public func clearSchemaCache() {
         schemaCache.removeAll()
+        statementCache.removeAll()
     }
 }
 
