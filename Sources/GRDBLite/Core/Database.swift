@@ -82,6 +82,9 @@ public final class Database {
         if !configuration.acceptsDoubleQuotedStringLiterals {
             grdblite_disable_dqs(sqliteConnection)
         }
+        // GRDB's functions and collations, which schemas may use.
+        DatabaseFunction.builtIn.forEach(add(function:))
+        DatabaseCollation.builtIn.forEach(add(collation:))
         switch configuration.busyMode {
         case .immediateError:
             break
