@@ -1,11 +1,12 @@
 extension Database {
-    /// Whether a table (or view) exists in the main or temp schema.
+    /// Whether a table exists in the main or temp schema (case-insensitive).
+    /// Views are not tables, as in GRDB.
     public func tableExists(_ name: String) throws -> Bool {
         try Bool.fetchOne(self, sql: """
             SELECT EXISTS (
-                SELECT 1 FROM sqlite_master WHERE type IN ('table', 'view') AND name = ? COLLATE NOCASE
+                SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ? COLLATE NOCASE
                 UNION ALL
-                SELECT 1 FROM sqlite_temp_master WHERE type IN ('table', 'view') AND name = ? COLLATE NOCASE)
+                SELECT 1 FROM sqlite_temp_master WHERE type = 'table' AND name = ? COLLATE NOCASE)
             """, arguments: [name, name]) ?? false
     }
 
