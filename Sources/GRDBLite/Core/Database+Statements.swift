@@ -152,6 +152,11 @@ extension Database {
             schemaCache.removeAll()
             recordStorage = nil
         }
+        if statement.info.changesSchema {
+            // As GRDB: SQLite recompiles statements after a schema change,
+            // but a statement keeps its former column count and names.
+            statementCache.removeAll()
+        }
         if let effect = statement.info.transactionEffect {
             updateSavepoints(effect)
         }

@@ -89,6 +89,9 @@ public final class Database {
         if !configuration.acceptsDoubleQuotedStringLiterals {
             grdblite_disable_dqs(sqliteConnection)
         }
+        // GRDB's functions and collations, which schemas may use.
+        DatabaseFunction.builtIn.forEach(add(function:))
+        DatabaseCollation.builtIn.forEach(add(collation:))
         switch configuration.busyMode {
         case .immediateError:
             break
@@ -104,7 +107,6 @@ public final class Database {
         if let trace = configuration.trace {
             self.trace { trace($0.description) }
         }
-        addDefaultCollationsAndFunctions()
         // Reading the schema fails early for a file that is not a database
         // (SQLITE_NOTADB) or is corrupted.
         try execute(sql: "SELECT COUNT(*) FROM sqlite_master")

@@ -4,8 +4,8 @@ import Foundation
 /// A custom string comparison for SQL (`ORDER BY name COLLATE ...`).
 ///
 /// ```swift
-/// db.add(collation: .localizedCaseInsensitiveCompare)
-/// try db.execute(sql: "CREATE TABLE player (name TEXT COLLATE localizedCaseInsensitiveCompare)")
+/// // Built-in collations are always available, with GRDB's names:
+/// try db.execute(sql: "CREATE TABLE player (name TEXT COLLATE swiftLocalizedCaseInsensitiveCompare)")
 ///
 /// let byLength = DatabaseCollation("byLength") { lhs, rhs in
 ///     lhs.count < rhs.count ? .orderedAscending : lhs.count > rhs.count ? .orderedDescending : .orderedSame
@@ -31,26 +31,36 @@ public final class DatabaseCollation: Hashable, Sendable {
         hasher.combine(name.lowercased())
     }
 
-    /// `String.caseInsensitiveCompare`.
-    public static let caseInsensitiveCompare = DatabaseCollation("caseInsensitiveCompare") {
+    // The built-in collations have GRDB's SQL names, so that databases
+    // created with GRDB keep working. Every connection registers them.
+
+    /// `String.caseInsensitiveCompare`, named `swiftCaseInsensitiveCompare`.
+    public static let caseInsensitiveCompare = DatabaseCollation("swiftCaseInsensitiveCompare") {
         $0.caseInsensitiveCompare($1)
     }
-    /// `String.localizedCaseInsensitiveCompare`.
-    public static let localizedCaseInsensitiveCompare = DatabaseCollation("localizedCaseInsensitiveCompare") {
+    /// `String.localizedCaseInsensitiveCompare`, named
+    /// `swiftLocalizedCaseInsensitiveCompare`.
+    public static let localizedCaseInsensitiveCompare = DatabaseCollation("swiftLocalizedCaseInsensitiveCompare") {
         $0.localizedCaseInsensitiveCompare($1)
     }
-    /// `String.localizedCompare`.
-    public static let localizedCompare = DatabaseCollation("localizedCompare") {
+    /// `String.localizedCompare`, named `swiftLocalizedCompare`.
+    public static let localizedCompare = DatabaseCollation("swiftLocalizedCompare") {
         $0.localizedCompare($1)
     }
-    /// `String.localizedStandardCompare`.
-    public static let localizedStandardCompare = DatabaseCollation("localizedStandardCompare") {
+    /// `String.localizedStandardCompare`, named `swiftLocalizedStandardCompare`.
+    public static let localizedStandardCompare = DatabaseCollation("swiftLocalizedStandardCompare") {
         $0.localizedStandardCompare($1)
     }
-    /// Unicode code point order.
-    public static let unicodeCompare = DatabaseCollation("unicodeCompare") {
+    /// Unicode code point order, named `swiftCompare`.
+    public static let unicodeCompare = DatabaseCollation("swiftCompare") {
         $0 < $1 ? .orderedAscending : $0 == $1 ? .orderedSame : .orderedDescending
     }
+
+    /// The collations every connection registers, as GRDB does.
+    static let builtIn: [DatabaseCollation] = [
+        .unicodeCompare, .caseInsensitiveCompare, .localizedCaseInsensitiveCompare,
+        .localizedCompare, .localizedStandardCompare,
+    ]
 
     func install(in db: Database) {
         let context = Unmanaged.passRetained(self).toOpaque()
@@ -82,25 +92,5 @@ extension Database {
         preconditionValidAccess()
         collations[collation.name.lowercased()] = nil
         sqlite3_create_collation_v2(sqliteConnection, collation.name, SQLITE_UTF8, nil, nil, nil)
-    }
-}
-
-extension Database {
-    /// Installs the collations and functions that every connection has, as
-    /// in GRDB: the `String` comparisons of ``DatabaseCollation`` and the
-    /// `String` case transformations of ``DatabaseFunction``.
-    func addDefaultCollationsAndFunctions() {
-        for collation in [
-            DatabaseCollation.unicodeCompare, .caseInsensitiveCompare, .localizedCaseInsensitiveCompare,
-            .localizedCompare, .localizedStandardCompare,
-        ] {
-            add(collation: collation)
-        }
-        for function in [
-            DatabaseFunction.capitalize, .lowercase, .uppercase,
-            .localizedCapitalize, .localizedLowercase, .localizedUppercase,
-        ] {
-            add(function: function)
-        }
     }
 }

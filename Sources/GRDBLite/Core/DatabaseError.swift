@@ -155,7 +155,8 @@ extension DatabaseError: CustomStringConvertible {
     /// `SQLite error 19: UNIQUE constraint failed: player.id - while executing
     /// `INSERT INTO player (id) VALUES (?)` with arguments [1]`
     public var description: String {
-        var text = "SQLite error \(extendedResultCode.rawValue)"
+        // The primary code, as GRDB: extended codes are in extendedResultCode.
+        var text = "SQLite error \(resultCode.rawValue)"
         if let message { text += ": \(message)" }
         if let sql {
             text += " - while executing `\(sql)`"

@@ -211,6 +211,36 @@ public final class DatabaseFunction: Hashable, @unchecked Sendable {
     }
 }
 
+// MARK: - Built-in functions
+
+extension DatabaseFunction {
+    // GRDB's string functions, with GRDB's SQL names. Every connection
+    // registers them. They return NULL for arguments that are not text.
+
+    /// `String.capitalized`, named `swiftCapitalizedString`.
+    public static let capitalize = stringFunction("swiftCapitalizedString") { $0.capitalized }
+    /// `String.lowercased()`, named `swiftLowercaseString`.
+    public static let lowercase = stringFunction("swiftLowercaseString") { $0.lowercased() }
+    /// `String.uppercased()`, named `swiftUppercaseString`.
+    public static let uppercase = stringFunction("swiftUppercaseString") { $0.uppercased() }
+    /// `String.localizedCapitalized`, named `swiftLocalizedCapitalizedString`.
+    public static let localizedCapitalize = stringFunction("swiftLocalizedCapitalizedString") { $0.localizedCapitalized }
+    /// `String.localizedLowercase`, named `swiftLocalizedLowercaseString`.
+    public static let localizedLowercase = stringFunction("swiftLocalizedLowercaseString") { $0.localizedLowercase }
+    /// `String.localizedUppercase`, named `swiftLocalizedUppercaseString`.
+    public static let localizedUppercase = stringFunction("swiftLocalizedUppercaseString") { $0.localizedUppercase }
+
+    static let builtIn: [DatabaseFunction] = [
+        .capitalize, .lowercase, .uppercase, .localizedCapitalize, .localizedLowercase, .localizedUppercase,
+    ]
+
+    private static func stringFunction(_ name: String, _ transform: @escaping @Sendable (String) -> String) -> DatabaseFunction {
+        DatabaseFunction(name, argumentCount: 1, pure: true) { dbValues in
+            String.fromDatabaseValue(dbValues[0]).map(transform)
+        }
+    }
+}
+
 /// The state of an aggregate function for one group of rows.
 ///
 /// ```swift
@@ -244,41 +274,5 @@ extension Database {
         preconditionValidAccess()
         functions[function.id] = nil
         function.uninstall(from: self)
-    }
-}
-
-extension DatabaseFunction {
-    private static func stringFunction(
-        _ name: String,
-        _ transform: @escaping @Sendable (String) -> String) -> DatabaseFunction
-    {
-        DatabaseFunction(name, argumentCount: 1, pure: true) { dbValues in
-            String.fromDatabaseValue(dbValues[0]).map(transform)
-        }
-    }
-
-    /// `swiftCapitalizedString(x)`: `String.capitalized`. Installed on
-    /// every connection.
-    public static let capitalize = stringFunction("swiftCapitalizedString") { $0.capitalized }
-    /// `swiftLowercaseString(x)`: `String.lowercased()`. Installed on every
-    /// connection.
-    public static let lowercase = stringFunction("swiftLowercaseString") { $0.lowercased() }
-    /// `swiftUppercaseString(x)`: `String.uppercased()`. Installed on every
-    /// connection.
-    public static let uppercase = stringFunction("swiftUppercaseString") { $0.uppercased() }
-    /// `swiftLocalizedCapitalizedString(x)`: `String.localizedCapitalized`.
-    /// Installed on every connection.
-    public static let localizedCapitalize = stringFunction("swiftLocalizedCapitalizedString") {
-        $0.localizedCapitalized
-    }
-    /// `swiftLocalizedLowercaseString(x)`: `String.localizedLowercase`.
-    /// Installed on every connection.
-    public static let localizedLowercase = stringFunction("swiftLocalizedLowercaseString") {
-        $0.localizedLowercase
-    }
-    /// `swiftLocalizedUppercaseString(x)`: `String.localizedUppercase`.
-    /// Installed on every connection.
-    public static let localizedUppercase = stringFunction("swiftLocalizedUppercaseString") {
-        $0.localizedUppercase
     }
 }

@@ -61,23 +61,31 @@ public final class DatabaseQueue: @unchecked Sendable {
         if !isClosed.withLock({ $0 }) { db.close() }
     }
 
-    /// Closes the connection. Later accesses are programmer errors.
+    /// Closes the connection. Later accesses are programmer errors; closing
+    /// again does nothing.
     public func close() throws {
+        preconditionNotReentrant()
         try queue.sync {
+            if isClosed.withLock({ $0 }) { return }
             try db.withAccess { db in
                 if db.isInsideTransaction {
                     throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "can't close a database inside a transaction")
                 }
             }
-            isClosed.withLock { $0 = true }
-            db.close()
+            // Under the lock, so that `interrupt()` never sees a closed connection.
+            isClosed.withLock { isClosed in
+                isClosed = true
+                db.close()
+            }
         }
     }
 
     /// Interrupts the running statement, which fails with
-    /// `SQLITE_INTERRUPT`. Safe to call from any thread.
+    /// `SQLITE_INTERRUPT`. Safe to call from any thread, and after `close()`.
     public func interrupt() {
-        db.interrupt()
+        isClosed.withLock { isClosed in
+            if !isClosed { db.interrupt() }
+        }
     }
 
     /// Frees as much memory as possible.
@@ -89,8 +97,9 @@ public final class DatabaseQueue: @unchecked Sendable {
 
     private static let accessKey = DispatchSpecificKey<ObjectIdentifier>()
 
-    /// Runs `body` on the queue, with the connection.
-    private func sync<T>(_ body: (Database) throws -> T) rethrows -> T {
+    /// Traps when called from one of the queue's own access blocks, which
+    /// would deadlock.
+    private func preconditionNotReentrant() {
         if DispatchQueue.getSpecific(key: DatabaseQueue.accessKey) == ObjectIdentifier(db) {
             fatalError("""
                 Database methods are not reentrant: \(db.description) was accessed from inside \
@@ -98,6 +107,11 @@ public final class DatabaseQueue: @unchecked Sendable {
                 `Database` you already have, or `db.inSavepoint` for a nested transaction.
                 """)
         }
+    }
+
+    /// Runs `body` on the queue, with the connection.
+    private func sync<T>(_ body: (Database) throws -> T) rethrows -> T {
+        preconditionNotReentrant()
         precondition(!isClosed.withLock { $0 }, "\(db.description) was used after close()")
         return try queue.sync {
             try db.withAccess(body)

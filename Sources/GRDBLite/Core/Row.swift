@@ -403,5 +403,9 @@ extension Row: CustomStringConvertible, CustomDebugStringConvertible {
             .joined(separator: " ") + "]"
     }
 
-    public var debugDescription: String { "▿ " + description }
+    /// The description, and the scopes and prefetched rows, if any.
+    public var debugDescription: String {
+        if scopeLayouts.isEmpty && prefetchedRows.isEmpty { return description }
+        return "▿ " + description
+    }
 }

@@ -151,7 +151,7 @@ private let players = QueryInterfaceFixtures.players
 
             let collated = Player.order { $0.name.collating(.localizedCaseInsensitiveCompare) }
             #expect(try sqlAndArguments(db, collated).sql
-                == #"SELECT * FROM "player" ORDER BY "name" COLLATE localizedCaseInsensitiveCompare"#)
+                == #"SELECT * FROM "player" ORDER BY "name" COLLATE swiftLocalizedCaseInsensitiveCompare"#)
             #expect(try collated.fetchAll(db).map(\.id) == [1, 2, 3, 4, 5])
 
             let bySQL = Player.order(sql: "score IS NULL, name DESC")

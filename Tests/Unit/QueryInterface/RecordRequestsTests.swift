@@ -148,7 +148,7 @@ private struct Country: FetchableRecord, TableRecord {
             // in a localized case-insensitive fashion
             let request = Author.all().order { $0.name.collating(.localizedCaseInsensitiveCompare) }
             #expect(try sqlAndArguments(db, request).sql
-                == #"SELECT * FROM "author" ORDER BY "name" COLLATE localizedCaseInsensitiveCompare"#)
+                == #"SELECT * FROM "author" ORDER BY "name" COLLATE swiftLocalizedCaseInsensitiveCompare"#)
             let sortedAuthors: [Author] = try request.fetchAll(db)
             #expect(sortedAuthors.map(\.name) == [
                 "anonymous", "émile Zola", "Federico García Lorca", "Haruki Murakami",
@@ -171,7 +171,7 @@ private struct Country: FetchableRecord, TableRecord {
             let (sql, arguments) = try sqlAndArguments(db, spanish)
             #expect(sql == #"""
                 SELECT * FROM "author" WHERE "countryCode" = ? \#
-                ORDER BY "name" COLLATE localizedCaseInsensitiveCompare
+                ORDER BY "name" COLLATE swiftLocalizedCaseInsensitiveCompare
                 """#)
             #expect(arguments == ["ES"])
             let sortedSpanishAuthors: [Author] = try spanish.fetchAll(db)

@@ -103,7 +103,7 @@ private let team = Player.Columns.team
             ["ARTHUR", "CRAIG"], ids: [1, 3]),
         FilterCase(
             name.collating(.localizedCaseInsensitiveCompare) == "élodie",
-            #""name" = ? COLLATE localizedCaseInsensitiveCompare"#, ["élodie"], ids: [5]),
+            #""name" = ? COLLATE swiftLocalizedCaseInsensitiveCompare"#, ["élodie"], ids: [5]),
     ]
 
     static let functions: [FilterCase] = [

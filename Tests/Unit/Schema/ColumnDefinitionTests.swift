@@ -102,7 +102,7 @@ import GRDBLite
         #expect(try columnSQL { $0.column("c", .text).collate(.rtrim) } == #"CREATE TABLE "t" ("c" TEXT COLLATE "RTRIM")"#)
         #expect(try columnSQL { $0.column("c", .text).collate(.binary) } == #"CREATE TABLE "t" ("c" TEXT COLLATE "BINARY")"#)
         #expect(try columnSQL { $0.column("c", .text).collate(.localizedCaseInsensitiveCompare) }
-            == #"CREATE TABLE "t" ("c" TEXT COLLATE "localizedCaseInsensitiveCompare")"#)
+            == #"CREATE TABLE "t" ("c" TEXT COLLATE "swiftLocalizedCaseInsensitiveCompare")"#)
     }
 
     @Test func collationIsUsed() throws {

@@ -12,9 +12,12 @@ extension Optional: DatabaseValueConvertible where Wrapped: DatabaseValueConvert
         self?.databaseValue ?? .null
     }
 
+    /// The wrapped type converts first, as in GRDB: `DatabaseValue?` reads
+    /// NULL as `.null`, not nil.
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Self? {
+        if let value = Wrapped.fromDatabaseValue(dbValue) { return .some(.some(value)) }
         if dbValue.isNull { return .some(.none) }
-        return Wrapped.fromDatabaseValue(dbValue).map { .some($0) }
+        return nil
     }
 
     public static func fromMissingColumn() -> Self? { .some(.none) }

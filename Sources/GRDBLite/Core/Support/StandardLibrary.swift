@@ -6,7 +6,8 @@ import CSQLite
 // is only checked when the result is zero (to tell NULL, REAL and TEXT
 // apart from the integer 0) or an Int64 bound (a REAL out of Int64's range
 // saturates there). Other non-zero values are SQLite's own integer
-// conversion, as in GRDB. Narrower types check that the value fits.
+// conversion, as in GRDB: reals are truncated toward zero, on every path.
+// Narrower types check that the value fits.
 
 // MARK: - Int64
 
@@ -17,7 +18,7 @@ extension Int64: DatabaseValueConvertible, StatementColumnConvertible {
         case SQLITE_INTEGER:
             self = sqlite3_column_int64(sqliteStatement, index)
         case SQLITE_FLOAT:
-            guard let value = Int64(exactly: sqlite3_column_double(sqliteStatement, index)) else { return nil }
+            guard let value = Int64.truncating(sqlite3_column_double(sqliteStatement, index)) else { return nil }
             self = value
         default:
             return nil
@@ -39,9 +40,17 @@ extension Int64: DatabaseValueConvertible, StatementColumnConvertible {
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Int64? {
         switch dbValue.storage {
         case .int64(let value): value
-        case .double(let value): Int64(exactly: value)
+        case .double(let value): truncating(value)
         default: nil
         }
+    }
+
+    /// A real truncated toward zero, as GRDB reads it; nil out of Int64's
+    /// range, and for NaN.
+    @inlinable
+    static func truncating(_ double: Double) -> Int64? {
+        guard double >= -0x1p63, double < 0x1p63 else { return nil }
+        return Int64(double)
     }
 
     @inlinable

@@ -46,13 +46,19 @@ public struct DatabaseDateComponents: Sendable, Hashable {
 
     init(fields: SQLiteDateParser.Fields) {
         var components = DateComponents()
+        // Only the components of the format are set, as in GRDB.
         components.year = fields.year
         components.month = fields.month
         components.day = fields.day
-        if fields.format != .YMD {
-            components.hour = fields.hour
-            components.minute = fields.minute
-            components.second = fields.second
+        switch fields.format {
+        case .YMD:
+            break
+        case .YMD_HM, .HM:
+            (components.hour, components.minute) = (fields.hour, fields.minute)
+        case .YMD_HMS, .HMS:
+            (components.hour, components.minute, components.second) = (fields.hour, fields.minute, fields.second)
+        case .YMD_HMSS, .HMSS:
+            (components.hour, components.minute, components.second) = (fields.hour, fields.minute, fields.second)
             components.nanosecond = fields.nanosecond
         }
         if let offset = fields.timeZoneOffset {

@@ -1,0 +1,224 @@
+import Foundation
+import Testing
+import GRDBLite
+
+@Suite struct CursorTests {
+    /// 1...5, as a database cursor.
+    private static let sql = "WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 5) SELECT x FROM n"
+
+    private func withNumbers<T>(_ body: (DatabaseValueCursor<Int64>.Type, Database) throws -> T) throws -> T {
+        try DatabaseQueue().read { db throws in try body(DatabaseValueCursor<Int64>.self, db) }
+    }
+
+    private func read<T>(_ body: (Database) throws -> T) throws -> T {
+        try DatabaseQueue().read(body)
+    }
+
+    @Test func nextReturnsNilAfterTheEndAndKeepsReturningNil() throws {
+        try read { db throws in
+            let cursor = try Int.fetchCursor(db, sql: Self.sql)
+            var values: [Int] = []
+            while let value = try cursor.next() { values.append(value) }
+            #expect(values == [1, 2, 3, 4, 5])
+            #expect(try cursor.next() == nil)
+            #expect(try cursor.next() == nil)
+        }
+    }
+
+    @Test func forEach() throws {
+        try read { db throws in
+            var values: [Int] = []
+            try Int.fetchCursor(db, sql: Self.sql).forEach { values.append($0) }
+            #expect(values == [1, 2, 3, 4, 5])
+            let error = #expect(throws: CoreTestError.self) {
+                try Int.fetchCursor(db, sql: Self.sql).forEach { if $0 == 2 { throw CoreTestError() } }
+            }
+            #expect(error == CoreTestError())
+        }
+    }
+
+    @Test func mapFilterCompactMap() throws {
+        try read { db throws in
+            #expect(try Array(Int.fetchCursor(db, sql: Self.sql).map { $0 * 10 }) == [10, 20, 30, 40, 50])
+            #expect(try Array(Int.fetchCursor(db, sql: Self.sql).filter { $0 % 2 == 1 }) == [1, 3, 5])
+            #expect(try Array(Int.fetchCursor(db, sql: Self.sql).compactMap { $0 % 2 == 0 ? "\($0)" : nil }) == ["2", "4"])
+            #expect(try Array(Int.fetchCursor(db, sql: Self.sql).map { $0 }.filter { $0 > 3 }.map { -$0 }) == [-4, -5])
+            #expect(throws: CoreTestError.self) {
+                try Array(Int.fetchCursor(db, sql: Self.sql).map { _ -> Int in throw CoreTestError() })
+            }
+        }
+    }
+
+    @Test func prefixAndDrop() throws {
+        try read { db throws in
+            #expect(try Array(Int.fetchCursor(db, sql: Self.sql).prefix(2)) == [1, 2])
+            #expect(try Array(Int.fetchCursor(db, sql: Self.sql).prefix(0)) == [])
+            #expect(try Array(Int.fetchCursor(db, sql: Self.sql).prefix(10)) == [1, 2, 3, 4, 5])
+            #expect(try Array(Int.fetchCursor(db, sql: Self.sql).prefix(while: { $0 < 3 })) == [1, 2])
+            #expect(try Array(Int.fetchCursor(db, sql: Self.sql).dropFirst(3)) == [4, 5])
+            #expect(try Array(Int.fetchCursor(db, sql: Self.sql).dropFirst()) == [2, 3, 4, 5])
+            #expect(try Array(Int.fetchCursor(db, sql: Self.sql).dropFirst(9)) == [])
+            let enumerated = try Array(Int.fetchCursor(db, sql: Self.sql).enumerated())
+            #expect(enumerated.map(\.offset) == [0, 1, 2, 3, 4])
+            #expect(enumerated.map(\.element) == [1, 2, 3, 4, 5])
+        }
+    }
+
+    @Test func prefixStopsStepping() throws {
+        try read { db throws in
+            // A prefix does not read more rows than it returns.
+            let base = try Int.fetchCursor(db, sql: Self.sql)
+            let prefix = base.prefix(2)
+            #expect(try Array(prefix) == [1, 2])
+            #expect(try base.next() == 3)
+        }
+    }
+
+    @Test func reduce() throws {
+        try read { db throws in
+            #expect(try Int.fetchCursor(db, sql: Self.sql).reduce(0, +) == 15)
+            #expect(try Int.fetchCursor(db, sql: Self.sql).reduce(into: [Int]()) { $0.insert($1, at: 0) } == [5, 4, 3, 2, 1])
+        }
+    }
+
+    @Test func containsAndFirstStopAtTheMatch() throws {
+        try read { db throws in
+            let cursor = try Int.fetchCursor(db, sql: Self.sql)
+            #expect(try cursor.contains(2))
+            #expect(try cursor.next() == 3, "contains consumed only up to the match")
+            #expect(try !Int.fetchCursor(db, sql: Self.sql).contains(9))
+            #expect(try Int.fetchCursor(db, sql: Self.sql).contains { $0 > 4 })
+            let cursor2 = try Int.fetchCursor(db, sql: Self.sql)
+            #expect(try cursor2.first { $0 % 2 == 0 } == 2)
+            #expect(try cursor2.next() == 3)
+            #expect(try Int.fetchCursor(db, sql: Self.sql).first { $0 > 9 } == nil)
+        }
+    }
+
+    @Test func minAndMax() throws {
+        try read { db throws in
+            let sql = "SELECT column1 FROM (VALUES (3), (1), (4), (1), (5), (9), (2), (6))"
+            #expect(try Int.fetchCursor(db, sql: sql).min() == 1)
+            #expect(try Int.fetchCursor(db, sql: sql).max() == 9)
+            #expect(try Int.fetchCursor(db, sql: sql).min(by: >) == 9)
+            #expect(try Int.fetchCursor(db, sql: sql).max(by: >) == 1)
+            #expect(try Int.fetchCursor(db, sql: "SELECT 1 WHERE 0").min() == nil)
+            #expect(try Int.fetchCursor(db, sql: "SELECT 1 WHERE 0").max() == nil)
+        }
+    }
+
+    @Test func arraySetDictionaryAndJoined() throws {
+        try read { db throws in
+            #expect(try Array(Int.fetchCursor(db, sql: Self.sql)) == [1, 2, 3, 4, 5])
+            #expect(try Set(Int.fetchCursor(db, sql: "SELECT 1 UNION ALL SELECT 1 UNION ALL SELECT 2")) == [1, 2])
+            let grouped = try Dictionary(grouping: Int.fetchCursor(db, sql: Self.sql), by: { $0 % 2 })
+            #expect(grouped == [0: [2, 4], 1: [1, 3, 5]])
+            let unique = try Dictionary(uniqueKeysWithValues: Int.fetchCursor(db, sql: Self.sql).map { ($0, "\($0)") })
+            #expect(unique[3] == "3")
+            #expect(try String.fetchCursor(db, sql: "SELECT 'a' UNION ALL SELECT 'b'").joined(separator: "-") == "a-b")
+            #expect(try !Int.fetchCursor(db, sql: Self.sql).isEmpty)
+            #expect(try Int.fetchCursor(db, sql: "SELECT 1 WHERE 0").isEmpty)
+        }
+    }
+
+    @Test func anyCursor() throws {
+        #expect(try Array(AnyCursor([1, 2, 3])) == [1, 2, 3])
+        var count = 0
+        let closureCursor = AnyCursor { () -> Int? in
+            count += 1
+            return count <= 2 ? count : nil
+        }
+        #expect(try Array(closureCursor) == [1, 2])
+        try read { db throws in
+            let wrapped = AnyCursor(try Int.fetchCursor(db, sql: Self.sql))
+            #expect(try Array(wrapped) == [1, 2, 3, 4, 5])
+        }
+    }
+
+    @Test func liveRowsChangeAsTheCursorMoves() throws {
+        try read { db throws in
+            let cursor = try Row.fetchCursor(db, sql: Self.sql)
+            let first = try #require(try cursor.next())
+            #expect(first[0] as Int == 1)
+            let second = try #require(try cursor.next())
+            #expect(first === second, "a cursor has a single row")
+            #expect(first[0] as Int == 2)
+            // Copies and arrays keep their values.
+            let copy = second.copy()
+            _ = try cursor.next()
+            #expect(second[0] as Int == 3)
+            #expect(copy[0] as Int == 2)
+        }
+    }
+
+    @Test func fetchAllCopiesRows() throws {
+        try read { db throws in
+            let rows = try Row.fetchAll(db, sql: Self.sql)
+            #expect(rows.map { $0[0] as Int } == [1, 2, 3, 4, 5])
+            #expect(Set(rows.map(ObjectIdentifier.init)).count == 5)
+            let set = try Row.fetchSet(db, sql: "SELECT 1 AS a UNION ALL SELECT 1 UNION ALL SELECT 2")
+            #expect(set == [["a": 1], ["a": 2]])
+        }
+    }
+
+    @Test func fetchAllOfAnArrayOfCursorRowsKeepsTheLastValue() throws {
+        try read { db throws in
+            // Array(cursor) of rows holds one row, many times: the documented
+            // reason to use fetchAll.
+            let rows = try Array(Row.fetchCursor(db, sql: "SELECT 1 AS a UNION ALL SELECT 2"))
+            #expect(rows.count == 2)
+            #expect(rows[0] === rows[1])
+        }
+    }
+
+    @Test func cursorsDescribeTheirStatement() throws {
+        try read { db throws in
+            let cursor = try Row.fetchCursor(db, sql: "SELECT ? AS a, 2 AS b ", arguments: [1])
+            #expect(cursor.sql == "SELECT ? AS a, 2 AS b")
+            #expect(cursor.arguments == [1])
+            #expect(cursor.columnNames == ["a", "b"])
+            #expect(cursor.columnCount == 2)
+        }
+    }
+
+    @Test func errorsDuringIterationAreThrown() throws {
+        try read { db throws in
+            db.add(function: DatabaseFunction("failOn3", argumentCount: 1) { values in
+                if Int.fromDatabaseValue(values[0]) == 3 { throw CoreTestError(message: "three") }
+                return values[0]
+            })
+            let cursor = try Int.fetchCursor(db, sql: "SELECT failOn3(x) FROM (\(Self.sql))")
+            #expect(try cursor.next() == 1)
+            #expect(try cursor.next() == 2)
+            let error = #expect(throws: DatabaseError.self) { try cursor.next() }
+            #expect(error?.message == "three")
+            #expect(try cursor.next() == nil, "a failed cursor is done")
+        }
+    }
+
+    @Test func valueCursorOfAStatementWithoutColumnsIsAnError() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db throws in
+            try db.execute(sql: "CREATE TABLE t (a)")
+            let error = #expect(throws: DatabaseError.self) { try Int.fetchOne(db, sql: "DELETE FROM t") }
+            #expect(error?.resultCode == .SQLITE_MISUSE)
+            #expect(throws: DatabaseError.self) { try String.fetchAll(db, sql: "DELETE FROM t") }
+        }
+    }
+
+    @Test func abandonedCursorReleasesItsReadLock() throws {
+        let directory = try CoreTemporaryDirectory()
+        defer { directory.remove() }
+        let writer = try DatabaseQueue(path: directory.path())
+        let reader = try DatabaseQueue(path: directory.path())
+        try writer.write { db throws in try db.execute(sql: "CREATE TABLE t (a); INSERT INTO t VALUES (1), (2)") }
+        try reader.inDatabase { db throws in
+            let cursor = try Int.fetchCursor(db, sql: "SELECT a FROM t")
+            #expect(try cursor.next() == 1)
+            // The cursor is released here, before its end.
+        }
+        // No read lock is left: the writer can commit.
+        try writer.write { db throws in try db.execute(sql: "INSERT INTO t VALUES (3)") }
+        #expect(try reader.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM t") } == 3)
+    }
+}

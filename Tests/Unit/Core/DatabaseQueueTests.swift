@@ -1,0 +1,186 @@
+import Dispatch
+import Foundation
+import Testing
+import GRDBLite
+
+@Suite struct DatabaseQueueTests {
+    @Test func inMemoryDatabasesArePrivate() throws {
+        let first = try DatabaseQueue()
+        let second = try DatabaseQueue()
+        #expect(first.path == ":memory:")
+        try first.write { db throws in try db.execute(sql: "CREATE TABLE t (a)") }
+        #expect(try first.read { try $0.tableExists("t") })
+        #expect(try !second.read { try $0.tableExists("t") })
+    }
+
+    @Test func namedInMemoryDatabasesAreShared() throws {
+        let name = "shared-\(UUID().uuidString)"
+        let first = try DatabaseQueue(named: name)
+        let second = try DatabaseQueue(named: name)
+        let other = try DatabaseQueue(named: "other-\(UUID().uuidString)")
+        try first.write { db throws in try db.execute(sql: "CREATE TABLE t (a); INSERT INTO t VALUES (1)") }
+        #expect(try second.read { try Int.fetchOne($0, sql: "SELECT a FROM t") } == 1)
+        #expect(try !other.read { try $0.tableExists("t") })
+    }
+
+    @Test func fileDatabasesPersist() throws {
+        let directory = try CoreTemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.path("sub.sqlite")
+        #expect(!FileManager.default.fileExists(atPath: path))
+        do {
+            let dbQueue = try DatabaseQueue(path: path)
+            #expect(dbQueue.path == path)
+            #expect(FileManager.default.fileExists(atPath: path))
+            try dbQueue.write { db throws in try db.execute(sql: "CREATE TABLE t (a); INSERT INTO t VALUES ('kept')") }
+        }
+        let reopened = try DatabaseQueue(path: path)
+        #expect(try reopened.read { try String.fetchOne($0, sql: "SELECT a FROM t") } == "kept")
+    }
+
+    @Test func accessMethodsReturnValues() throws {
+        let dbQueue = try DatabaseQueue()
+        #expect(try dbQueue.read { try Int.fetchOne($0, sql: "SELECT 1") } == 1)
+        #expect(try dbQueue.write { try Int.fetchOne($0, sql: "SELECT 2") } == 2)
+        #expect(try dbQueue.writeWithoutTransaction { try Int.fetchOne($0, sql: "SELECT 3") } == 3)
+        #expect(try dbQueue.inDatabase { try Int.fetchOne($0, sql: "SELECT 4") } == 4)
+        #expect(dbQueue.inDatabase { $0.isInsideTransaction } == false)
+        #expect(dbQueue.writeWithoutTransaction { $0.isInsideTransaction } == false)
+        #expect(try dbQueue.write { $0.isInsideTransaction } == true)
+        #expect(try dbQueue.read { $0.isInsideTransaction } == true)
+    }
+
+    @Test func writeWithoutTransactionCommitsEachStatement() throws {
+        let dbQueue = try DatabaseQueue()
+        #expect(throws: DatabaseError.self) {
+            try dbQueue.writeWithoutTransaction { db throws in
+                try db.execute(sql: "CREATE TABLE t (a UNIQUE)")
+                try db.execute(sql: "INSERT INTO t VALUES (1)")
+                try db.execute(sql: "INSERT INTO t VALUES (1)")
+            }
+        }
+        #expect(try dbQueue.read { try Int.fetchAll($0, sql: "SELECT a FROM t") } == [1])
+    }
+
+    @Test func configurationAndDescription() throws {
+        var configuration = Configuration()
+        configuration.label = "players"
+        let dbQueue = try DatabaseQueue(configuration: configuration)
+        #expect(dbQueue.configuration.label == "players")
+        dbQueue.inDatabase { db in
+            #expect(db.description == "players")
+            #expect(db.debugDescription == "<Database: players>")
+            #expect(db.configuration.label == "players")
+            #expect(db.path == ":memory:")
+        }
+        try DatabaseQueue().inDatabase { db in
+            #expect(db.description == "GRDBLite.DatabaseQueue")
+        }
+    }
+
+    @Test func queuesAreSendableAndSerializeAccesses() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db throws in try db.execute(sql: "CREATE TABLE counter (value INTEGER); INSERT INTO counter VALUES (0)") }
+        DispatchQueue.concurrentPerform(iterations: 50) { _ in
+            try! dbQueue.write { db in
+                let value = try Int.fetchOne(db, sql: "SELECT value FROM counter")!
+                try db.execute(sql: "UPDATE counter SET value = ?", arguments: [value + 1])
+            }
+        }
+        #expect(try dbQueue.read { try Int.fetchOne($0, sql: "SELECT value FROM counter") } == 50)
+    }
+
+    @Test func genericReadersAndWriters() throws {
+        func playerCount(_ reader: some DatabaseReader) throws -> Int {
+            try reader.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM player")! }
+        }
+        func addPlayer(_ writer: some DatabaseWriter) throws {
+            try writer.write { try $0.execute(sql: "INSERT INTO player DEFAULT VALUES") }
+        }
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db throws in try db.execute(sql: "CREATE TABLE player (id INTEGER PRIMARY KEY)") }
+        try addPlayer(dbQueue)
+        try addPlayer(dbQueue)
+        #expect(try playerCount(dbQueue) == 2)
+        let writer: any DatabaseWriter = dbQueue
+        #expect(try writer.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM player") } == 2)
+    }
+
+    @Test func interruptFailsTheRunningStatement() throws {
+        let dbQueue = try DatabaseQueue()
+        let error = try #require(#expect(throws: DatabaseError.self) {
+            try dbQueue.read { db throws in
+                // The function interrupts the connection from inside the statement.
+                db.add(function: DatabaseFunction("interruptAt", argumentCount: 2) { values in
+                    if values[0] == values[1] { dbQueue.interrupt() }
+                    return values[0]
+                })
+                _ = try Int.fetchAll(db, sql: """
+                    WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 1000)
+                    SELECT interruptAt(x, 10) FROM n
+                    """)
+            }
+        })
+        #expect(error.resultCode == .SQLITE_INTERRUPT)
+        // The connection is usable again.
+        #expect(try dbQueue.read { try Int.fetchOne($0, sql: "SELECT 1") } == 1)
+    }
+
+    @Test func releaseMemoryKeepsTheDatabase() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db throws in
+            try db.execute(sql: "CREATE TABLE t (a); INSERT INTO t VALUES (1)")
+            _ = try db.cachedStatement(sql: "SELECT a FROM t")
+        }
+        dbQueue.releaseMemory()
+        #expect(try dbQueue.read { try Int.fetchOne($0, sql: "SELECT a FROM t") } == 1)
+    }
+
+    @Test func closeIsIdempotentAndInterruptAfterCloseDoesNothing() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db throws in try db.execute(sql: "CREATE TABLE t (a)") }
+        try dbQueue.close()
+        try dbQueue.close()
+        dbQueue.interrupt()
+    }
+
+    @Test func closeInsideATransactionIsAnError() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.writeWithoutTransaction { db throws in try db.execute(sql: "BEGIN") }
+        let error = #expect(throws: DatabaseError.self) { try dbQueue.close() }
+        #expect(error?.resultCode == .SQLITE_MISUSE)
+        try dbQueue.writeWithoutTransaction { db throws in try db.execute(sql: "ROLLBACK") }
+        try dbQueue.close()
+    }
+
+    @Test func accessAfterCloseTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let dbQueue = try DatabaseQueue()
+            try dbQueue.close()
+            _ = try dbQueue.read { try Int.fetchOne($0, sql: "SELECT 1") }
+        }
+        let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(stderr.contains("GRDBLite.DatabaseQueue was used after close()"))
+    }
+
+    @Test func openingFailureIsAnError() throws {
+        var configuration = Configuration()
+        configuration.prepareDatabase { _ in throw CoreTestError(message: "setup failed") }
+        let error = #expect(throws: CoreTestError.self) { try DatabaseQueue(configuration: configuration) }
+        #expect(error?.message == "setup failed")
+    }
+
+    @Test func sqliteVersion() {
+        #expect(Database.sqliteLibVersionNumber >= 3_040_000)
+        #expect(Database.sqliteLibVersion.hasPrefix("3."))
+    }
+
+    @Test func lastErrorOfTheConnection() throws {
+        let dbQueue = try DatabaseQueue()
+        dbQueue.inDatabase { db in
+            _ = try? db.execute(sql: "SELECT * FROM nope")
+            #expect(db.lastErrorCode == .SQLITE_ERROR)
+            #expect(db.lastErrorMessage == "no such table: nope")
+        }
+    }
+}

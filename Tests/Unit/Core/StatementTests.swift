@@ -1,0 +1,239 @@
+import Foundation
+import Testing
+import GRDBLite
+
+@Suite struct StatementTests {
+    private func withPlayers<T>(_ body: (Database) throws -> T) throws -> T {
+        let dbQueue = try DatabaseQueue()
+        return try dbQueue.writeWithoutTransaction { db throws in
+            try db.execute(sql: "CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT, score INTEGER)")
+            return try body(db)
+        }
+    }
+
+    @Test func statementDescribesItsColumns() throws {
+        try withPlayers { db throws in
+            let statement = try db.makeStatement(sql: "  SELECT id, name AS Name, score, name FROM player;  ")
+            #expect(statement.sql == "SELECT id, name AS Name, score, name FROM player")
+            #expect(statement.description == statement.sql)
+            #expect(statement.columnCount == 4)
+            #expect(statement.columnNames == ["id", "Name", "score", "name"])
+            #expect(statement.index(ofColumn: "NAME") == 1, "case-insensitive, leftmost")
+            #expect(statement.index(ofColumn: "score") == 2)
+            #expect(statement.index(ofColumn: "missing") == nil)
+            #expect(statement.isReadonly)
+            let insert = try db.makeStatement(sql: "INSERT INTO player (name) VALUES (?)")
+            #expect(!insert.isReadonly)
+            #expect(insert.columnCount == 0)
+            #expect(insert.columnNames == [])
+        }
+    }
+
+    @Test func statementsRunManyTimesWithDifferentArguments() throws {
+        try withPlayers { db throws in
+            let insert = try db.makeStatement(sql: "INSERT INTO player (name, score) VALUES (?, ?)")
+            try insert.execute(arguments: ["Arthur", 100])
+            try insert.execute(arguments: ["Barbara", 200])
+            #expect(insert.arguments == ["Barbara", 200])
+            try insert.execute() // the last arguments again
+            #expect(try Row.fetchAll(db, sql: "SELECT name, score FROM player ORDER BY id") == [
+                ["name": "Arthur", "score": 100],
+                ["name": "Barbara", "score": 200],
+                ["name": "Barbara", "score": 200],
+            ])
+            let select = try db.makeStatement(sql: "SELECT name FROM player WHERE score > ? ORDER BY id")
+            #expect(try String.fetchAll(select, arguments: [150]) == ["Barbara", "Barbara"])
+            #expect(try String.fetchAll(select, arguments: [50]) == ["Arthur", "Barbara", "Barbara"])
+            #expect(try String.fetchOne(select, arguments: [500]) == nil)
+            #expect(try Row.fetchAll(select, arguments: [150]).count == 2)
+            #expect(try String.fetchSet(select, arguments: [0]) == ["Arthur", "Barbara"])
+        }
+    }
+
+    @Test func argumentsAreValidatedWhenSetAndBeforeExecution() throws {
+        try withPlayers { db throws in
+            let statement = try db.makeStatement(sql: "INSERT INTO player (name, score) VALUES (:name, :score)")
+            #expect(throws: DatabaseError.self) { try statement.validateArguments(["name": "Arthur"]) }
+            try statement.validateArguments(["name": "Arthur", "score": 1])
+            let error = #expect(throws: DatabaseError.self) { try statement.setArguments(["name": "Arthur"]) }
+            #expect(error?.resultCode == .SQLITE_MISUSE)
+            #expect(error?.message == "missing statement argument: score")
+            // A statement with parameters can't run before its arguments are set.
+            let unset = #expect(throws: DatabaseError.self) { try statement.execute() }
+            #expect(unset?.resultCode == .SQLITE_MISUSE)
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player") == 0)
+            try statement.setArguments(["name": "Arthur", "score": 1])
+            try statement.execute()
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player") == 1)
+        }
+    }
+
+    @Test func uncheckedArguments() throws {
+        try withPlayers { db throws in
+            let statement = try db.makeStatement(sql: "INSERT INTO player (name) VALUES (?)")
+            statement.setUncheckedArguments(["Arthur"])
+            try statement.execute()
+            statement.arguments = ["Barbara"]
+            try statement.execute()
+            #expect(try String.fetchAll(db, sql: "SELECT name FROM player ORDER BY id") == ["Arthur", "Barbara"])
+        }
+    }
+
+    @Test func invalidArgumentsSetThroughThePropertyTrap() async {
+        await #expect(processExitsWith: .failure) {
+            let dbQueue = try DatabaseQueue()
+            try dbQueue.inDatabase { db in
+                let statement = try db.makeStatement(sql: "SELECT ?")
+                statement.arguments = [1, 2]
+            }
+        }
+    }
+
+    @Test func executeValues() throws {
+        try withPlayers { db throws in
+            let statement = try db.cachedStatement(sql: "INSERT INTO player (name, score) VALUES (?, ?)")
+            try statement.execute(values: "Arthur", 100)
+            try statement.execute(values: "Barbara", Optional<Int>.none)
+            #expect(try Row.fetchAll(db, sql: "SELECT name, score FROM player ORDER BY id") == [
+                ["name": "Arthur", "score": 100],
+                ["name": "Barbara", "score": nil],
+            ])
+            let error = #expect(throws: DatabaseError.self) { try statement.execute(values: "Craig") }
+            #expect(error?.resultCode == .SQLITE_MISUSE)
+            #expect(error?.message == "wrong number of statement arguments: 1 given, 2 expected")
+            let constraint = try db.makeStatement(sql: "INSERT INTO player (id, name) VALUES (?, ?)")
+            let conflict = #expect(throws: DatabaseError.self) { try constraint.execute(values: 1, "Dan") }
+            #expect(conflict?.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY)
+            #expect(conflict?.arguments == [1, "Dan"])
+        }
+    }
+
+    @Test func emptyAndMultipleStatementsAreErrors() throws {
+        try withPlayers { db throws in
+            for sql in ["", "  ", ";", "-- comment", "/* comment */ ;"] {
+                let error = #expect(throws: DatabaseError.self, "\(sql)") { try db.makeStatement(sql: sql) }
+                #expect(error?.resultCode == .SQLITE_MISUSE)
+            }
+            let error = #expect(throws: DatabaseError.self) { try db.makeStatement(sql: "SELECT 1; SELECT 2") }
+            #expect(error?.resultCode == .SQLITE_MISUSE)
+            #expect(error?.message?.contains("multiple statements") == true)
+            // Trailing semicolons, white space and comments are fine.
+            #expect(try db.makeStatement(sql: "SELECT 1;;  \n").sql == "SELECT 1")
+            #expect(try db.makeStatement(sql: "SELECT 1; -- done").columnCount == 1)
+            #expect(try db.makeStatement(sql: "SELECT 1 /* a */ ; /* b */").columnCount == 1)
+        }
+    }
+
+    @Test func invalidSQLIsAnError() throws {
+        try withPlayers { db throws in
+            let error = #expect(throws: DatabaseError.self) { try db.makeStatement(sql: "SELEKT 1") }
+            #expect(error?.resultCode == .SQLITE_ERROR)
+            #expect(error?.message == #"near "SELEKT": syntax error"#)
+            #expect(error?.sql == "SELEKT 1")
+        }
+    }
+
+    @Test func cachedStatementsAreReused() throws {
+        try withPlayers { db throws in
+            let sql = "SELECT * FROM player"
+            let cached = try db.cachedStatement(sql: sql)
+            #expect(try db.cachedStatement(sql: sql) === cached)
+            #expect(try db.makeStatement(sql: sql) !== cached)
+            #expect(try db.makeStatement(sql: sql) !== db.makeStatement(sql: sql))
+            #expect(try db.cachedStatement(sql: sql + " ") !== cached, "the cache key is the SQL string")
+        }
+    }
+
+    /// GRDB clears its statement cache when the schema changes: a cached
+    /// statement prepared before the change must see the new columns.
+    @Test func cachedStatementsSeeSchemaChanges() throws {
+        try withPlayers { db throws in
+            try db.execute(sql: "INSERT INTO player (name, score) VALUES ('Arthur', 100)")
+            let sql = "SELECT * FROM player"
+            let before = try db.cachedStatement(sql: sql)
+            #expect(try Row.fetchOne(before)?.count == 3)
+            try db.execute(sql: "ALTER TABLE player ADD COLUMN email TEXT")
+            let after = try db.cachedStatement(sql: sql)
+            let row = try #require(try Row.fetchOne(after))
+            #expect(Array(row.columnNames) == ["id", "name", "score", "email"])
+            #expect(after.columnCount == 4)
+            #expect(row.hasColumn("email"))
+        }
+    }
+
+    @Test func statementsRunInLaterAccesses() throws {
+        let dbQueue = try DatabaseQueue()
+        let statement = try dbQueue.write { db throws in
+            try db.execute(sql: "CREATE TABLE t (a)")
+            return try db.makeStatement(sql: "INSERT INTO t VALUES (?)")
+        }
+        try dbQueue.write { _ throws in try statement.execute(arguments: [1]) }
+        #expect(try dbQueue.read { try Int.fetchOne($0, sql: "SELECT a FROM t") } == 1)
+    }
+
+    @Test func executeRunsSeveralStatements() throws {
+        try withPlayers { db throws in
+            var arguments: StatementArguments = ["Arthur", 10, "Arthur"]
+            arguments += ["name": "Barbara"]
+            try db.execute(sql: """
+                INSERT INTO player (name) VALUES (?);
+                INSERT INTO player (name) VALUES (:name);
+                -- a comment
+                UPDATE player SET score = ? WHERE name = ?;
+                """, arguments: arguments)
+            #expect(try Row.fetchAll(db, sql: "SELECT name, score FROM player ORDER BY id") == [
+                ["name": "Arthur", "score": 10],
+                ["name": "Barbara", "score": nil],
+            ])
+        }
+    }
+
+    @Test func executeStopsAtTheFirstError() throws {
+        try withPlayers { db throws in
+            let error = #expect(throws: DatabaseError.self) {
+                try db.execute(sql: "INSERT INTO player (name) VALUES ('a'); INSERT INTO nope VALUES (1); INSERT INTO player (name) VALUES ('b')")
+            }
+            // As in GRDB, a statement that does not compile reports the rest of the SQL.
+            #expect(error?.sql == "INSERT INTO nope VALUES (1); INSERT INTO player (name) VALUES ('b')")
+            #expect(error?.message == "no such table: nope")
+            #expect(try String.fetchAll(db, sql: "SELECT name FROM player") == ["a"])
+        }
+    }
+
+    @Test func selectRowsAreIgnoredByExecute() throws {
+        try withPlayers { db throws in
+            try db.execute(sql: "INSERT INTO player (name) VALUES ('a'), ('b')")
+            try db.execute(sql: "SELECT * FROM player")
+            let statement = try db.makeStatement(sql: "SELECT * FROM player")
+            try statement.execute()
+        }
+    }
+
+    @Test func changesAndLastInsertedRowID() throws {
+        try withPlayers { db throws in
+            try db.execute(sql: "INSERT INTO player (id, name) VALUES (41, 'a')")
+            #expect(db.lastInsertedRowID == 41)
+            try db.execute(sql: "INSERT INTO player (name) VALUES ('b'), ('c')")
+            #expect(db.lastInsertedRowID == 43)
+            #expect(db.changesCount == 2)
+            try db.execute(sql: "UPDATE player SET score = 1")
+            #expect(db.changesCount == 3)
+            #expect(db.totalChangesCount == 6)
+        }
+    }
+
+    @Test func literals() throws {
+        try withPlayers { db throws in
+            let name = "O'Brien"
+            try db.execute(literal: "INSERT INTO player (name, score) VALUES (\(name), \(12))")
+            #expect(try String.fetchOne(db, sql: "SELECT name FROM player") == name)
+            let statement = try db.makeStatement(literal: "SELECT \(Column("score")) FROM player WHERE name = \(name)")
+            #expect(statement.sql == #"SELECT "score" FROM player WHERE name = ?"#)
+            #expect(statement.arguments == [name])
+            #expect(try Int.fetchOne(statement) == 12)
+            let cached = try db.cachedStatement(literal: "SELECT name FROM \(identifier: "player") WHERE score > \(10)")
+            #expect(cached.sql == #"SELECT name FROM "player" WHERE score > ?"#)
+            #expect(try String.fetchAll(cached) == [name])
+        }
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+import GRDBLite
+
+@Suite struct DataTests {
+    @Test(arguments: [0, 1, 16, 1_000, 5_000_000])
+    func dataRoundTrips(count: Int) throws {
+        let data = Data((0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db throws in
+            try db.execute(sql: "CREATE TABLE t (b BLOB)")
+            try db.execute(sql: "INSERT INTO t VALUES (?)", arguments: [data])
+            #expect(try String.fetchOne(db, sql: "SELECT typeof(b) FROM t") == "blob")
+            #expect(try Int.fetchOne(db, sql: "SELECT length(b) FROM t") == count)
+            #expect(try Data.fetchOne(db, sql: "SELECT b FROM t") == data)
+            let row = try #require(try Row.fetchOne(db, sql: "SELECT b FROM t"))
+            #expect(row["b"] as Data == data)
+            #expect(row.dataNoCopy(named: "b") == data)
+            try Row.fetchCursor(db, sql: "SELECT b FROM t").forEach { row throws in
+                #expect(row["b"] as Data == data)
+                #expect(row.dataNoCopy(atIndex: 0) == data)
+            }
+            #expect(Data.fromDatabaseValue(data.databaseValue) == data)
+        }
+    }
+
+    @Test func emptyDataIsAnEmptyBlobNotNull() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { db throws in
+            #expect(try String.fetchOne(db, sql: "SELECT typeof(?)", arguments: [Data()]) == "blob")
+            #expect(try Data.fetchOne(db, sql: "SELECT ?", arguments: [Data()]) == Data())
+            #expect(try Data.fetchOne(db, sql: "SELECT x''") == Data())
+            #expect(Data().databaseValue.storage == .blob(Data()))
+            #expect(try Data.fetchOne(db, sql: "SELECT NULL") == nil)
+        }
+    }
+
+    @Test func textReadsAsItsUTF8Bytes() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { db throws in
+            #expect(try Data.fetchOne(db, sql: "SELECT 'é'") == Data("é".utf8))
+            #expect(Data.fromDatabaseValue("é".databaseValue) == Data("é".utf8))
+        }
+    }
+
+    @Test func numbersAreNotData() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { db throws in
+            #expect(throws: RowDecodingError.self) { try Data.fetchOne(db, sql: "SELECT 1") }
+            #expect(Data.fromDatabaseValue(1.5.databaseValue) == nil)
+        }
+    }
+}

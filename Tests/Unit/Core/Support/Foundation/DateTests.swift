@@ -1,0 +1,153 @@
+import Foundation
+import Testing
+import GRDBLite
+
+@Suite struct DateTests {
+    // 2024-01-02 00:00:00 UTC
+    static let day: TimeInterval = 1_704_153_600
+
+    static let storedCases: [(TimeInterval, String)] = [
+        (0.0, "1970-01-01 00:00:00.000"),
+        (1_700_000_000.123, "2023-11-14 22:13:20.123"),
+        (1_700_000_000.0004, "2023-11-14 22:13:20.000"),
+        (1_700_000_000.9996, "2023-11-14 22:13:21.000"), // rounded to the millisecond
+        (-0.001, "1969-12-31 23:59:59.999"),
+        (-62_167_219_200.0, "0000-01-01 00:00:00.000"),
+        (253_402_300_799.999, "9999-12-31 23:59:59.999"),
+        (951_782_400.5, "2000-02-29 00:00:00.500"),
+    ]
+
+    @Test(arguments: storedCases)
+    func datesAreStoredAsUTCTextWithMilliseconds(interval: TimeInterval, text: String) throws {
+        let date = Date(timeIntervalSince1970: interval)
+        #expect(date.databaseValue == text.databaseValue)
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { db throws in
+            #expect(try String.fetchOne(db, sql: "SELECT ?", arguments: [date]) == text)
+            // SQLite understands the format.
+            let sqliteSeconds = try #require(try Double.fetchOne(db, sql: "SELECT (julianday(?) - 2440587.5) * 86400.0", arguments: [date]))
+            #expect(abs(sqliteSeconds - (interval * 1000).rounded() / 1000) < 0.001)
+        }
+    }
+
+    @Test func storedDatesRoundTripAtMillisecondPrecision() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db throws in
+            try db.execute(sql: "CREATE TABLE t (d DATETIME)")
+            for interval in [0, 1_700_000_000.123, -1_000_000.5, 253_402_300_799.999] {
+                let date = Date(timeIntervalSince1970: interval)
+                try db.execute(sql: "DELETE FROM t")
+                try db.execute(sql: "INSERT INTO t VALUES (?)", arguments: [date])
+                let read = try #require(try Date.fetchOne(db, sql: "SELECT d FROM t"))
+                #expect(read == date)
+                let row = try #require(try Row.fetchOne(db, sql: "SELECT d FROM t"))
+                #expect(row["d"] as Date == date)
+                #expect(Date.fromDatabaseValue(date.databaseValue) == date)
+            }
+        }
+    }
+
+    @Test func datesOutOfTheTextRangeAreStoredAsTimestamps() throws {
+        let date = Date(timeIntervalSince1970: 253_402_300_800) // 10000-01-01
+        #expect(date.databaseValue.storage == .double(253_402_300_800))
+        let early = Date(timeIntervalSince1970: -62_167_219_201)
+        #expect(early.databaseValue.storage == .double(-62_167_219_201))
+        #expect(Date.fromDatabaseValue(date.databaseValue) == date)
+    }
+
+    // 2024-01-02 03:04 and 03:04:05 UTC
+    static let hm: TimeInterval = 1_704_164_640
+    static let hms: TimeInterval = 1_704_164_645
+
+    static let readCases: [(String, TimeInterval)] = [
+        ("2024-01-02", day),
+        ("2024-01-02 03:04", hm),
+        ("2024-01-02 03:04:05", hms),
+        ("2024-01-02 03:04:05.6", hms + 0.6),
+        ("2024-01-02 03:04:05.67", hms + 0.67),
+        ("2024-01-02 03:04:05.678", hms + 0.678),
+        ("2024-01-02 03:04:05.678901", hms + 0.678901),
+        ("2024-01-02T03:04", hm),
+        ("2024-01-02T03:04:05", hms),
+        ("2024-01-02T03:04:05.678", hms + 0.678),
+        ("2024-01-02 03:04Z", hm),
+        ("2024-01-02T03:04:05Z", hms),
+        ("2024-01-02T03:04:05.678Z", hms + 0.678),
+        ("2024-01-02 03:04:05+01:00", hms - 3600),
+        ("2024-01-02 03:04:05-05:30", hms + 19_800),
+        ("2024-01-02T00:30+02:00", day - 5400),
+        ("2024-02-29", 1_709_164_800),
+        ("2000-02-29 12:00:00", 951_825_600),
+        ("1969-12-31 23:59:59", -1),
+        ("0000-01-01 00:00:00.000", -62_167_219_200),
+        ("9999-12-31 23:59:59.999", 253_402_300_799.999),
+    ]
+
+    @Test(arguments: readCases)
+    func datesAreReadFromEverySQLiteFormat(text: String, interval: TimeInterval) throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { db throws in
+            let date = try #require(try Date.fetchOne(db, sql: "SELECT ?", arguments: [text]))
+            #expect(abs(date.timeIntervalSince1970 - interval) < 1e-6)
+            #expect(Date.fromDatabaseValue(text.databaseValue) == date)
+            let row = try #require(try Row.fetchOne(db, sql: "SELECT ? AS d", arguments: [text]))
+            #expect(row["d"] as Date == date)
+            // SQLite agrees (to the millisecond)
+            let sqliteSeconds = try #require(try Double.fetchOne(db, sql: "SELECT (julianday(?) - 2440587.5) * 86400.0", arguments: [text]))
+            #expect(abs(sqliteSeconds - interval) < 0.001)
+        }
+    }
+
+    @Test func numbersAreUnixTimestamps() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { db throws in
+            #expect(try Date.fetchOne(db, sql: "SELECT 0") == Date(timeIntervalSince1970: 0))
+            #expect(try Date.fetchOne(db, sql: "SELECT 1700000000") == Date(timeIntervalSince1970: 1_700_000_000))
+            #expect(try Date.fetchOne(db, sql: "SELECT 1.5") == Date(timeIntervalSince1970: 1.5))
+            #expect(try Date.fetchOne(db, sql: "SELECT -86400") == Date(timeIntervalSince1970: -86400))
+            #expect(Date.fromDatabaseValue(10.databaseValue) == Date(timeIntervalSince1970: 10))
+            #expect(Date.fromDatabaseValue(2.5.databaseValue) == Date(timeIntervalSince1970: 2.5))
+            let row = try #require(try Row.fetchOne(db, sql: "SELECT 12 AS d"))
+            #expect(row["d"] as Date == Date(timeIntervalSince1970: 12))
+        }
+    }
+
+    @Test(arguments: [
+        "", "yesterday", "2024", "2024-01", "2024-1-02", "2024-13-01", "2024-00-10", "2024-01-00", "2024-01-32",
+        "2023-02-29", "1900-02-29", "2024-04-31", "2024-01-02 24:00", "2024-01-02 03:60", "2024-01-02 03:04:60",
+        "2024-01-02 03:04:05.", "2024-01-02X03:04", "2024-01-02 03", "2024-01-02 03:04:05 ", " 2024-01-02",
+        "2024-01-02 03:04+0100", "2024-01-02 03:04+01", "2024-01-02 03:04:05Zjunk", "12:00", "12:00:00.000",
+        "2024-01-02T", "2024/01/02",
+    ])
+    func invalidStringsAreErrors(text: String) throws {
+        #expect(Date.fromDatabaseValue(text.databaseValue) == nil)
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { db throws in
+            let error = #expect(throws: RowDecodingError.self) {
+                try Date.fetchAll(db, sql: "SELECT ? AS date", arguments: [text])
+            }
+            #expect(error?.description.hasPrefix("could not decode Date from database value \(String(reflecting: text)) - column: \"date\"") == true)
+            #expect(throws: RowDecodingError.self) { try Date.fetchOne(db, sql: "SELECT ?", arguments: [text]) }
+            let row = try #require(try Row.fetchOne(db, sql: "SELECT ? AS date", arguments: [text]))
+            #expect(throws: RowDecodingError.self) { try row.decode(Date.self, forColumn: "date") }
+            #expect(throws: RowDecodingError.self) { try row.decode(Date?.self, forColumn: "date") }
+        }
+    }
+
+    @Test func blobsAreNotDates() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { db throws in
+            #expect(throws: RowDecodingError.self) { try Date.fetchOne(db, sql: "SELECT CAST('2024-01-02' AS BLOB)") }
+            #expect(Date.fromDatabaseValue(Data("2024-01-02".utf8).databaseValue) == nil)
+        }
+    }
+
+    @Test func currentTimestampIsReadable() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { db throws in
+            let text = try #require(try String.fetchOne(db, sql: "SELECT CURRENT_TIMESTAMP"))
+            let date = try #require(try Date.fetchOne(db, sql: "SELECT ?", arguments: [text]))
+            #expect(try String.fetchOne(db, sql: "SELECT datetime(?)", arguments: [date]) == text)
+        }
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+import Testing
+import GRDBLite
+
+@Suite struct DecimalTests {
+    @Test(arguments: ["0", "12.5", "-0.001", "123456789012345678901234567890.123456789", "1e-20"])
+    func decimalsAreStoredAsTextWithoutLoss(text: String) throws {
+        let decimal = try #require(Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")))
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db throws in
+            try db.execute(sql: "CREATE TABLE t (d)")
+            try db.execute(sql: "INSERT INTO t VALUES (?)", arguments: [decimal])
+            #expect(try String.fetchOne(db, sql: "SELECT typeof(d) FROM t") == "text")
+            #expect(try Decimal.fetchOne(db, sql: "SELECT d FROM t") == decimal)
+            let row = try #require(try Row.fetchOne(db, sql: "SELECT d FROM t"))
+            #expect(row["d"] as Decimal == decimal)
+        }
+        #expect(Decimal(12.5).databaseValue == "12.5".databaseValue)
+    }
+
+    @Test func decimalsReadFromNumbers() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { db throws in
+            #expect(try Decimal.fetchOne(db, sql: "SELECT 12") == Decimal(12))
+            #expect(try Decimal.fetchOne(db, sql: "SELECT 9223372036854775807") == Decimal(Int64.max))
+            #expect(try Decimal.fetchOne(db, sql: "SELECT 0.5") == Decimal(0.5))
+            #expect(Decimal.fromDatabaseValue(Double.infinity.databaseValue) == nil)
+        }
+    }
+
+    @Test func invalidValuesAreErrors() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { db throws in
+            #expect(throws: RowDecodingError.self) { try Decimal.fetchOne(db, sql: "SELECT 'abc'") }
+            #expect(throws: RowDecodingError.self) { try Decimal.fetchOne(db, sql: "SELECT x'31'") }
+            #expect(Decimal.fromDatabaseValue("".databaseValue) == nil)
+        }
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+import GRDBLite
+
+@Suite struct OptionalTests {
+    @Test func nilIsStoredAsNull() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { db throws in
+            let none: Int? = nil
+            #expect(try String.fetchOne(db, sql: "SELECT typeof(?)", arguments: [none]) == "null")
+            #expect(none.databaseValue == .null)
+            #expect(Optional(3).databaseValue == 3.databaseValue)
+            #expect(try Int.fetchOne(db, sql: "SELECT ?", arguments: [Optional(3)]) == 3)
+        }
+    }
+
+    @Test func nullIsReadAsNil() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { db throws in
+            #expect(try Int?.fetchAll(db, sql: "SELECT NULL UNION ALL SELECT 2") == [nil, 2])
+            #expect(try String?.fetchAll(db, sql: "SELECT 'a' UNION ALL SELECT NULL") == ["a", nil])
+            #expect(try Date?.fetchAll(db, sql: "SELECT NULL") == [nil])
+            let row = try #require(try Row.fetchOne(db, sql: "SELECT NULL AS a, 1 AS b"))
+            #expect(row["a"] as Int? == nil)
+            #expect(row["b"] as Int? == 1)
+            #expect(row[0] as String? == nil)
+            #expect(row[Column("a")] as Data? == nil)
+            #expect(try row.decode(Int?.self, atIndex: 0) == nil)
+            #expect(Int?.fromDatabaseValue(.null) == .some(nil))
+            // As in GRDB, the wrapped type converts first: DatabaseValue
+            // reads NULL as `.null`.
+            #expect(row["a"] as DatabaseValue? == .null)
+            #expect(try row.decode(DatabaseValue?.self, forColumn: "a") == .null)
+            #expect(try DatabaseValue?.fetchAll(db, sql: "SELECT NULL") == [.null])
+        }
+    }
+
+    @Test func missingColumnIsNilForOptionalsOnly() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { db throws in
+            let row = try #require(try Row.fetchOne(db, sql: "SELECT 1 AS a"))
+            #expect(row["missing"] as Int? == nil)
+            #expect(try row.decode(Int?.self, forColumn: "missing") == nil)
+            #expect(try row.decode(DatabaseValue?.self, forColumn: "missing") == nil)
+            let error = #expect(throws: RowDecodingError.self) { try row.decode(Int.self, forColumn: "missing") }
+            #expect(error?.description.hasPrefix(#"could not decode Int: column not found: "missing""#) == true)
+        }
+    }
+
+    @Test func valueThatDoesNotConvertIsAnErrorNotNil() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { db throws in
+            #expect(throws: RowDecodingError.self) { try Int?.fetchOne(db, sql: "SELECT 'ten'") }
+            #expect(throws: RowDecodingError.self) { try Int?.fetchAll(db, sql: "SELECT 'ten'") }
+            let row = try #require(try Row.fetchOne(db, sql: "SELECT 'ten' AS n"))
+            #expect(throws: RowDecodingError.self) { try row.decode(Int?.self, forColumn: "n") }
+            #expect(Int?.fromDatabaseValue("ten".databaseValue) == nil)
+        }
+    }
+
+    @Test func nonOptionalSubscriptOfNullTrapsNamingTheColumn() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let dbQueue = try DatabaseQueue()
+            try dbQueue.read { db throws in
+                let row = try Row.fetchOne(db, sql: "SELECT NULL AS score")!
+                let score: Int = row["score"]
+                _ = score
+            }
+        }
+        let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(stderr.contains(#"could not decode Int from database value NULL - column: "score""#))
+    }
+}

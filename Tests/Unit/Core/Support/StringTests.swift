@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+import GRDBLite
+
+@Suite struct StringTests {
+    @Test(arguments: ["", "a", "Arthur", "éèà", "日本語", "👩‍👩‍👧‍👦", "e\u{301}", "a\0b", "\0", String(repeating: "x", count: 100_000)])
+    func stringsRoundTrip(value: String) throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db throws in
+            #expect(try String.fetchOne(db, sql: "SELECT ?", arguments: [value]) == value)
+            #expect(try String.fetchOne(db, sql: "SELECT typeof(?)", arguments: [value]) == "text")
+            #expect(try Int.fetchOne(db, sql: "SELECT length(CAST(? AS BLOB))", arguments: [value]) == value.utf8.count)
+            try db.execute(sql: "CREATE TABLE t (s TEXT)")
+            try db.execute(sql: "INSERT INTO t VALUES (?)", arguments: [value])
+            #expect(try String.fetchOne(db, sql: "SELECT s FROM t") == value)
+            let row = try #require(try Row.fetchOne(db, sql: "SELECT s FROM t"))
+            #expect(row["s"] as String == value)
+            #expect(String.fromDatabaseValue(value.databaseValue) == value)
+            try db.execute(sql: "INSERT INTO t VALUES (?)", arguments: [value])
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t WHERE s = ?", arguments: [value]) == 2)
+        }
+    }
+
+    @Test func nulIsStoredInsideTheText() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { db throws in
+            #expect(try String.fetchOne(db, sql: "SELECT hex(?)", arguments: ["a\0b"]) == "610062")
+        }
+    }
+
+    @Test func emptyStringIsNotNull() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { db throws in
+            #expect(try Bool.fetchOne(db, sql: "SELECT ? IS NULL", arguments: [""]) == false)
+            #expect("".databaseValue.storage == .string(""))
+        }
+    }
+
+    @Test func invalidUTF8TextIsNotAString() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { db throws in
+            let sql = "SELECT CAST(x'61FF62' AS TEXT) AS s"
+            #expect(try String.fetchOne(db, sql: "SELECT typeof(CAST(x'61FF62' AS TEXT))") == "text")
+            let error = #expect(throws: RowDecodingError.self) { try String.fetchOne(db, sql: sql) }
+            // fetchOne decodes an optional
+            #expect(error?.description.hasPrefix(#"could not decode Optional<String> from database value Data(3 bytes) - column: "s""#) == true)
+            let row = try #require(try Row.fetchOne(db, sql: sql))
+            #expect(throws: RowDecodingError.self) { try row.decode(String.self, forColumn: "s") }
+            // The bytes are kept as they are.
+            #expect(try Data.fetchOne(db, sql: sql) == Data([0x61, 0xFF, 0x62]))
+            #expect(row["s"] as Data == Data([0x61, 0xFF, 0x62]))
+        }
+    }
+
+    @Test func numbersAndBlobsAreNotStrings() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { db throws in
+            #expect(throws: RowDecodingError.self) { try String.fetchOne(db, sql: "SELECT 1") }
+            #expect(throws: RowDecodingError.self) { try String.fetchOne(db, sql: "SELECT 1.5") }
+            #expect(throws: RowDecodingError.self) { try String.fetchOne(db, sql: "SELECT x'61'") }
+            #expect(String.fromDatabaseValue(1.databaseValue) == nil)
+            #expect(String.fromDatabaseValue(Data("a".utf8).databaseValue) == nil)
+        }
+    }
+
+    @Test func stringsSortAndCompareAsSQLiteDoes() throws {
+        let dbQueue = try DatabaseQueue()
+        let names = try dbQueue.read { db throws in
+            try String.fetchAll(db, sql: "SELECT column1 FROM (VALUES (?), (?), (?)) ORDER BY column1", arguments: ["b", "B", "a"])
+        }
+        #expect(names == ["B", "a", "b"])
+    }
+}
