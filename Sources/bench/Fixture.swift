@@ -1,0 +1,94 @@
+import CSQLite
+import Foundation
+
+/// The database files of a run, in one folder, shared by all sides:
+///
+/// - `fetch.sqlite`: the `item` table with `fetchRowCount` rows, generated
+///   once per run (reused when `--path` names a folder where it already has
+///   the right content), read by the fetch workloads;
+/// - `insert.sqlite`: an `item` table that the bench empties before each
+///   run of an insert workload, and checks after it.
+///
+/// Row `n` holds `n` in each of its ten columns, as in GRDB's suite.
+final class Fixture {
+    let folder: String
+    let fetchRowCount: Int
+    let insertRowCount: Int
+    var fetchPath: String { folder + "/fetch.sqlite" }
+    var insertPath: String { folder + "/insert.sqlite" }
+    /// True when the folder is a temporary one, removed at the end.
+    private let isTemporary: Bool
+    /// A connection to the insert file, that resets and checks it.
+    private var insertChecker: RawDatabase!
+
+    /// Prepares the files in `folder`, or in a new temporary folder.
+    init(folder: String?, fetchRowCount: Int, insertRowCount: Int) throws {
+        self.fetchRowCount = fetchRowCount
+        self.insertRowCount = insertRowCount
+        if let folder {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            self.folder = folder
+            self.isTemporary = false
+        } else {
+            var template = Array((NSTemporaryDirectory() as NSString).appendingPathComponent("grdblite-bench-XXXXXX").utf8CString)
+            guard let created = mkdtemp(&template) else {
+                throw BenchError("can't create a temporary folder in \(NSTemporaryDirectory())")
+            }
+            self.folder = String(cString: created)
+            self.isTemporary = true
+        }
+        try generateFetchFileIfNeeded()
+        insertChecker = try RawDatabase(path: insertPath)
+        try insertChecker.execute("DROP TABLE IF EXISTS item")
+        try insertChecker.execute(BenchSQL.createTable)
+    }
+
+    deinit {
+        insertChecker = nil
+        if isTemporary {
+            try? FileManager.default.removeItem(atPath: folder)
+        }
+    }
+
+    /// Writes the fetched rows, unless the file already holds them.
+    private func generateFetchFileIfNeeded() throws {
+        let expected = Digest.expected(rowCount: fetchRowCount)
+        do {
+            let db = try RawDatabase(path: fetchPath)
+            if try db.integers("SELECT 1 FROM sqlite_master WHERE name = 'item'") != nil,
+               try db.itemDigest() == expected
+            {
+                return
+            }
+        }
+        try? FileManager.default.removeItem(atPath: fetchPath)
+        let db = try RawDatabase(path: fetchPath)
+        try db.execute(BenchSQL.createTable)
+        try db.execute("BEGIN")
+        let statement = try db.prepare(BenchSQL.insertPositional)
+        defer { sqlite3_finalize(statement) }
+        for n in 0..<Int64(fetchRowCount) {
+            sqlite3_reset(statement)
+            for column in 1...CInt(10) {
+                sqlite3_bind_int64(statement, column, n)
+            }
+            let code = sqlite3_step(statement)
+            if code != SQLITE_DONE { throw db.error(code, BenchSQL.insertPositional) }
+        }
+        try db.execute("COMMIT")
+        let digest = try db.itemDigest()
+        if digest != expected {
+            throw BenchError("generated \(fetchPath) holds \(digest), expected \(expected)")
+        }
+    }
+
+    /// Empties the inserted table before a run of an insert workload.
+    func resetInsertTable() throws {
+        try insertChecker.execute("DELETE FROM item")
+    }
+
+    /// What the last run of an insert workload wrote.
+    func insertedDigest() throws -> Digest {
+        try insertChecker.itemDigest()
+    }
+}

@@ -1,0 +1,95 @@
+import GRDBLite
+
+/// GRDBLite, written idiomatically with the GRDB API, as GRDB's own
+/// performance tests are, except where GRDBLite documents a faster API for
+/// the same job: inserts by index use `Statement.execute(values:)`, which
+/// binds values directly, without an arguments array.
+///
+/// The record workloads live in `LiteSide+Records.swift`.
+enum LiteSide: BenchSide {
+    static func job(for workload: Workload, fixture: Fixture) throws -> SideJob? {
+        switch workload {
+        case .fetchByIndex: try fetchByIndex(fixture)
+        case .fetchByName: try fetchByName(fixture)
+        case .insertByIndex: try insertByIndex(fixture)
+        case .insertByName: try insertByName(fixture)
+        case .fetchRecords, .fetchDecodable, .insertRecords, .insertEncodable: try recordJob(for: workload, fixture: fixture)
+        }
+    }
+
+    static func sqliteVersion(fixture: Fixture) throws -> String {
+        try DatabaseQueue(path: fixture.fetchPath).inDatabase { db in
+            try String.fetchOne(db, sql: "SELECT sqlite_version()") ?? "?"
+        }
+    }
+
+    // MARK: - Fetch
+
+    private static func fetchByIndex(_ fixture: Fixture) throws -> SideJob {
+        let dbQueue = try DatabaseQueue(path: fixture.fetchPath)
+        var digest = Digest()
+        return SideJob(
+            run: {
+                var rows = Digest()
+                try dbQueue.inDatabase { db in
+                    let cursor = try Row.fetchCursor(db, sql: BenchSQL.select)
+                    while let row = try cursor.next() {
+                        rows.add(row[0] as Int, row[1] as Int, row[2] as Int, row[3] as Int, row[4] as Int,
+                                 row[5] as Int, row[6] as Int, row[7] as Int, row[8] as Int, row[9] as Int)
+                    }
+                }
+                digest = rows
+            },
+            fetched: { digest })
+    }
+
+    private static func fetchByName(_ fixture: Fixture) throws -> SideJob {
+        let dbQueue = try DatabaseQueue(path: fixture.fetchPath)
+        var digest = Digest()
+        return SideJob(
+            run: {
+                var rows = Digest()
+                try dbQueue.inDatabase { db in
+                    let cursor = try Row.fetchCursor(db, sql: BenchSQL.select)
+                    while let row = try cursor.next() {
+                        rows.add(row["i0"] as Int, row["i1"] as Int, row["i2"] as Int, row["i3"] as Int, row["i4"] as Int,
+                                 row["i5"] as Int, row["i6"] as Int, row["i7"] as Int, row["i8"] as Int, row["i9"] as Int)
+                    }
+                }
+                digest = rows
+            },
+            fetched: { digest })
+    }
+
+    // MARK: - Insert
+
+    private static func insertByIndex(_ fixture: Fixture) throws -> SideJob {
+        let dbQueue = try DatabaseQueue(path: fixture.insertPath)
+        let count = fixture.insertRowCount
+        return SideJob(run: {
+            try dbQueue.inTransaction { db in
+                let statement = try db.makeStatement(sql: BenchSQL.insertPositional)
+                for i in 0..<count {
+                    try statement.execute(values: i, i, i, i, i, i, i, i, i, i)
+                }
+                return .commit
+            }
+        })
+    }
+
+    private static func insertByName(_ fixture: Fixture) throws -> SideJob {
+        let dbQueue = try DatabaseQueue(path: fixture.insertPath)
+        let count = fixture.insertRowCount
+        return SideJob(run: {
+            try dbQueue.inTransaction { db in
+                let statement = try db.makeStatement(sql: BenchSQL.insertNamed)
+                for i in 0..<count {
+                    try statement.execute(arguments: [
+                        "i0": i, "i1": i, "i2": i, "i3": i, "i4": i, "i5": i, "i6": i, "i7": i, "i8": i, "i9": i,
+                    ])
+                }
+                return .commit
+            }
+        })
+    }
+}

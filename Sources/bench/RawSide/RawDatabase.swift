@@ -1,0 +1,84 @@
+import CSQLite
+
+/// A connection of the SQLite C API, opened as GRDB and GRDBLite open
+/// theirs: `SQLITE_OPEN_NOMUTEX`, so that SQLite takes no mutex per call
+/// (in serialized mode it would, and flatter every wrapper). Used by the raw
+/// side, and by the bench to generate and check the database files.
+final class RawDatabase {
+    let handle: OpaquePointer
+
+    init(path: String) throws {
+        var handle: OpaquePointer?
+        let code = sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil)
+        guard code == SQLITE_OK, let handle else {
+            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            sqlite3_close_v2(handle)
+            throw BenchError("can't open \(path): \(message)")
+        }
+        self.handle = handle
+    }
+
+    deinit {
+        sqlite3_close_v2(handle)
+    }
+
+    /// The error of a failed call, with SQLite's message.
+    func error(_ code: CInt, _ sql: String) -> BenchError {
+        BenchError("SQLite error \(code) (\(String(cString: sqlite3_errmsg(handle)))) in `\(sql)`")
+    }
+
+    func execute(_ sql: String) throws {
+        let code = sqlite3_exec(handle, sql, nil, nil, nil)
+        if code != SQLITE_OK { throw error(code, sql) }
+    }
+
+    /// A prepared statement, to finalize with `sqlite3_finalize`.
+    func prepare(_ sql: String) throws -> OpaquePointer {
+        var statement: OpaquePointer?
+        let code = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
+        guard code == SQLITE_OK, let statement else { throw error(code, sql) }
+        return statement
+    }
+
+    /// The integers of the first row of `sql` (NULL reads 0), or nil if it
+    /// returns no row.
+    func integers(_ sql: String) throws -> [Int]? {
+        let statement = try prepare(sql)
+        defer { sqlite3_finalize(statement) }
+        switch sqlite3_step(statement) {
+        case SQLITE_ROW:
+            return (0..<sqlite3_column_count(statement)).map { Int(sqlite3_column_int64(statement, $0)) }
+        case SQLITE_DONE:
+            return nil
+        case let code:
+            throw error(code, sql)
+        }
+    }
+
+    /// The digest of the `item` table, computed by SQLite.
+    func itemDigest() throws -> Digest {
+        let sql = """
+            SELECT COUNT(*), (SELECT i0 FROM item ORDER BY rowid LIMIT 1), (SELECT i9 FROM item ORDER BY rowid DESC LIMIT 1),
+                   TOTAL(i0) + TOTAL(i1) + TOTAL(i2) + TOTAL(i3) + TOTAL(i4) + TOTAL(i5) + TOTAL(i6) + TOTAL(i7) + TOTAL(i8) + TOTAL(i9)
+            FROM item
+            """
+        guard let values = try integers(sql) else { return Digest() }
+        return Digest(count: values[0], first: values[1], last: values[2], sum: values[3])
+    }
+
+    /// `sqlite_version()`, as this connection sees it.
+    func sqliteVersion() throws -> String {
+        let statement = try prepare("SELECT sqlite_version()")
+        defer { sqlite3_finalize(statement) }
+        guard sqlite3_step(statement) == SQLITE_ROW, let text = sqlite3_column_text(statement, 0) else {
+            throw error(sqlite3_errcode(handle), "SELECT sqlite_version()")
+        }
+        return String(cString: text)
+    }
+}
+
+/// A failure of the bench: a wrong result, a database error, a bad option.
+struct BenchError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
