@@ -16,7 +16,11 @@
 #   3. dependencies, built against a skeleton of the package where every target holds one
 #      empty stub file (invalidated by Package.swift, or by adding/removing a target);
 #   4. the sources: test build, then (last stage) the release benchmark.
-# Plain `docker build` (no BuildKit features), so it builds the same here and on GitHub.
+# It uses no BuildKit feature, so any `docker build` builds it, but warm builds want BuildKit
+# (the default since Docker 23, and on GitHub): Docker 20.10's legacy builder truncates file
+# times to whole seconds when it commits a layer, so SwiftPM then sees the dependency layer's
+# build files as changed and recompiles the release dependencies after every source edit.
+# With an old Docker: DOCKER_BUILDKIT=1 docker build ...
 
 # The package's skeleton: the target folders, each with one stub Swift file instead of its
 # sources, plus the non-Swift files SwiftPM reads (module maps, headers). It changes only
@@ -43,7 +47,7 @@ FROM swift:6.3-bookworm AS tests
 RUN export DEBIAN_FRONTEND=noninteractive \
     && apt-get -q update \
     && apt-get -q install -y --no-install-recommends libsqlite3-dev libjemalloc-dev pkg-config \
-    && rm -rf /var/lib/apt/lists/*
+    && apt-get clean && rm -rf /var/lib/apt/lists/*
 # An unprivileged user (uid 1000, the usual first user of a Linux machine) owns the package
 # and its build. To write reports into a mounted folder owned by another uid, run with
 # `--user "$(id -u):$(id -g)"`: the benchmark is readable and executable by everyone.
