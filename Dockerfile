@@ -1,0 +1,73 @@
+# GRDBLite's test and benchmark image.
+#
+#   docker build -t grdblite .
+#   docker run --rm grdblite                      # the whole test suite; exits with its status
+#   docker run --rm grdblite --filter Row         # arguments go to `swift test`
+#   docker run --rm -e GRDBLITE_SEED=42 grdblite  # environment reaches the tests
+#   docker run --rm grdblite bench --quick        # the benchmark's report on stdout
+#   mkdir -p reports && docker run --rm --user "$(id -u):$(id -g)" \
+#     -v "$PWD/reports:/reports" grdblite bench --output /reports   # JSON + SVG on the host
+#   docker build --target tests -t grdblite:tests .   # tests only, without the release benchmark
+#
+# Layers, from the least to the most often invalidated, so that editing a source file
+# recompiles GRDBLite, its tests and the benchmark, never the dependencies (GRDB...):
+#   1. system packages and the user;
+#   2. `swift package resolve`           (invalidated by Package.swift only);
+#   3. dependencies, built against a skeleton of the package where every target holds one
+#      empty stub file (invalidated by Package.swift, or by adding/removing a target);
+#   4. the sources: test build, then (last stage) the release benchmark.
+# It uses no BuildKit feature, so any `docker build` builds it, but warm builds want BuildKit
+# (the default since Docker 23, and on GitHub): Docker 20.10's legacy builder truncates file
+# times to whole seconds when it commits a layer, so SwiftPM then sees the dependency layer's
+# build files as changed and recompiles the release dependencies after every source edit.
+# With an old Docker: DOCKER_BUILDKIT=1 docker build ...
+
+# The package's skeleton: the target folders, each with one stub Swift file instead of its
+# sources, plus the non-Swift files SwiftPM reads (module maps, headers). It changes only
+# when targets are added or removed, so the dependency layer below stays cached.
+FROM swift:6.3-bookworm AS skeleton
+WORKDIR /src
+COPY Sources Sources
+COPY Tests Tests
+RUN set -eu; \
+    for target in Sources/* Tests/*; do \
+        [ -n "$(find "$target" -name '*.swift' -print -quit)" ] || continue; \
+        if [ -n "$(find "$target" -name main.swift -print -quit)" ] \
+           || grep -rqE '^[[:space:]]*@main([[:space:]]|$)' --include='*.swift' "$target"; then \
+            stub='@main enum DockerStub { static func main() {} }'; \
+        else \
+            stub=''; \
+        fi; \
+        find "$target" -name '*.swift' -delete; \
+        printf '%s\n' "$stub" > "$target/DockerStub.swift"; \
+    done; \
+    find Sources Tests -type d -empty -delete
+
+FROM swift:6.3-bookworm AS tests
+RUN export DEBIAN_FRONTEND=noninteractive \
+    && apt-get -q update \
+    && apt-get -q install -y --no-install-recommends libsqlite3-dev libjemalloc-dev pkg-config \
+    && apt-get clean && rm -rf /var/lib/apt/lists/*
+# An unprivileged user (uid 1000, the usual first user of a Linux machine) owns the package
+# and its build. To write reports into a mounted folder owned by another uid, run with
+# `--user "$(id -u):$(id -g)"`: the benchmark is readable and executable by everyone.
+RUN useradd --create-home --uid 1000 --user-group grdblite \
+    && mkdir /app /reports && chown grdblite:grdblite /app /reports
+USER grdblite
+WORKDIR /app
+
+COPY --chown=grdblite:grdblite Package.swift ./
+RUN swift package resolve
+
+COPY --from=skeleton --chown=grdblite:grdblite /src/ ./
+RUN swift build --product GRDBLitePackageTests \
+    && swift build -c release \
+    && rm -rf Sources Tests
+
+COPY --chown=grdblite:grdblite . .
+RUN swift build --product GRDBLitePackageTests
+ENTRYPOINT ["/app/Scripts/docker-entrypoint.sh"]
+
+# The default image: the tests above, plus the release benchmark.
+FROM tests
+RUN swift build -c release --product bench
