@@ -72,15 +72,15 @@ extension DatabaseCursor {
 @usableFromInline
 struct StatementStepper {
     @usableFromInline let sqliteStatement: SQLiteStatement
-    @usableFromInline unowned(unsafe) let statement: Statement
-    @usableFromInline unowned(unsafe) let database: Database
+    @usableFromInline let statement: Unmanaged<Statement>
+    @usableFromInline let database: Unmanaged<Database>
     @usableFromInline let columnLookup: UnsafeMutablePointer<ColumnLookup>
 
     @usableFromInline
     init(_ statement: Statement) {
         self.sqliteStatement = statement.sqliteStatement
-        self.statement = statement
-        self.database = statement.database
+        self.statement = Unmanaged.passUnretained(statement)
+        self.database = Unmanaged.passUnretained(statement.database)
         self.columnLookup = statement.columnLookup
     }
 
@@ -88,15 +88,24 @@ struct StatementStepper {
     @inlinable
     @inline(__always)
     func step(_ isDone: inout Bool) throws -> Bool {
-        database.preconditionValidAccess("A database cursor")
+        database._withUnsafeGuaranteedRef { $0.preconditionValidAccess("A database cursor") }
         columnLookup.pointee.position = 0
         let code = sqlite3_step(sqliteStatement)
         if _fastPath(code == SQLITE_ROW) { return true }
         isDone = true
+        try finish(code)
+        return false
+    }
+
+    /// The statement is done or failed: tell the connection.
+    @usableFromInline
+    func finish(_ code: CInt) throws {
+        let statement = self.statement.takeUnretainedValue()
+        let database = self.database.takeUnretainedValue()
         if code == SQLITE_DONE {
             try database.statementDidExecute(statement)
-            return false
+        } else {
+            try database.statementDidFail(statement, code: code)
         }
-        try database.statementDidFail(statement, code: code)
     }
 }

@@ -29,7 +29,11 @@ extension Int64: DatabaseValueConvertible, StatementColumnConvertible {
     @inline(__always)
     public static func fromStatement(_ sqliteStatement: SQLiteStatement, atUncheckedIndex index: CInt) -> Int64? {
         let value = sqlite3_column_int64(sqliteStatement, index)
-        if _fastPath(value != 0 && value != .max && value != .min) {
+        // 0 (NULL, REAL, TEXT?), .max and .min (a saturated REAL?) need a
+        // look at the storage class. Adding 1 and rotating maps exactly
+        // these three values to 1, 2 and 3: one comparison tests them all.
+        let probe = (UInt64(bitPattern: value) &+ 1).rotateLeftByOne &- 1
+        if _fastPath(probe >= 3) {
             return value
         }
         return Int64(sqliteStatement: sqliteStatement, index: index)
@@ -235,4 +239,10 @@ extension String: DatabaseValueConvertible, StatementColumnConvertible {
     public func bind(to sqliteStatement: SQLiteStatement, at index: CInt) -> CInt {
         bindText(self, to: sqliteStatement, at: index)
     }
+}
+
+extension UInt64 {
+    @inlinable
+    @inline(__always)
+    var rotateLeftByOne: UInt64 { (self << 1) | (self >> 63) }
 }
