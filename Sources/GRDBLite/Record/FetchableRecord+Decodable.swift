@@ -42,7 +42,7 @@ struct RowDecoder<Record: FetchableRecord>: Decoder {
     @inlinable
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         guard codingPath.isEmpty else {
-            return KeyedDecodingContainer(RowKeyedDecodingContainer<Record, Key>(row: row, codingPath: codingPath, retained: true))
+            return nestedContainer(keyedBy: type)
         }
         // Rows of a cursor are the same object for every record: reuse the
         // container built for the first one.
@@ -53,10 +53,18 @@ struct RowDecoder<Record: FetchableRecord>: Decoder {
         if let cache = row.decoderCache, cache.record == recordID, cache.key == keyID {
             return unsafeDowncast(cache.value, to: KeyedContainerBox<Key>.self).container
         }
-        // The row owns the cache: the cached container must not retain it.
-        let container = KeyedDecodingContainer(RowKeyedDecodingContainer<Record, Key>(row: row, codingPath: [], retained: false))
-        row.decoderCache = (recordID, keyID, KeyedContainerBox(container))
+        // The row owns the cache, which owns the container's state: the
+        // state must not retain the row.
+        let state = RowKeyedDecodingContainer<Record, Key>.makeState(row: row, codingPath: [])
+        let container = KeyedDecodingContainer(RowKeyedDecodingContainer<Record, Key>(row: row, state: state))
+        row.decoderCache = (recordID, keyID, KeyedContainerBox(container, state: state))
         return container
+    }
+
+    /// The container of a nested decoding, which owns its state.
+    @usableFromInline
+    func nestedContainer<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedDecodingContainer<Key> {
+        KeyedDecodingContainer(OwningRowKeyedDecodingContainer<Record, Key>(row: row, codingPath: codingPath))
     }
 
     @usableFromInline
@@ -83,51 +91,87 @@ struct RowDecoder<Record: FetchableRecord>: Decoder {
 @usableFromInline
 final class KeyedContainerBox<Key: CodingKey> {
     @usableFromInline let container: KeyedDecodingContainer<Key>
-    @usableFromInline init(_ container: KeyedDecodingContainer<Key>) { self.container = container }
+    let state: RowDecodingState
+    @usableFromInline init(_ container: KeyedDecodingContainer<Key>, state: RowDecodingState) {
+        self.container = container
+        self.state = state
+    }
+}
+
+/// What a keyed container of a row needs beyond the row.
+@usableFromInline
+final class RowDecodingState {
+    let codingPath: [any CodingKey]
+    /// Column names by key name, for column decoding strategies other
+    /// than `.useDefaultKeys`.
+    let columnForKey: [String: String]
+    /// The key decoded from the whole row, if any (it can happen once).
+    @exclusivity(unchecked) var decodedRootKey: String?
+
+    init(codingPath: [any CodingKey], columnForKey: [String: String]) {
+        self.codingPath = codingPath
+        self.columnForKey = columnForKey
+    }
 }
 
 /// The keyed container of a row.
+///
+/// A struct of unmanaged references, so that copying it involves no
+/// reference counting: the standard library's container box copies it for
+/// every decoded value. The row and the state must be kept alive by the
+/// caller: the row's decoder cache for the containers of cursor rows, an
+/// ``OwningRowKeyedDecodingContainer`` otherwise.
 @usableFromInline
-final class RowKeyedDecodingContainer<Record: FetchableRecord, Key: CodingKey>: KeyedDecodingContainerProtocol {
-    @usableFromInline unowned(unsafe) let row: Row
-    /// Keeps the row alive when the container is not cached by the row.
-    private let retainedRow: Row?
-    @usableFromInline let codingPath: [any CodingKey]
-    /// Column names by key name, for column decoding strategies other
-    /// than `.useDefaultKeys`.
-    @usableFromInline let columnForKey: [String: String]?
-    /// The key decoded from the whole row, if any (it can happen once).
-    @exclusivity(unchecked) private var decodedRootKey: String?
+struct RowKeyedDecodingContainer<Record: FetchableRecord, Key: CodingKey>: KeyedDecodingContainerProtocol {
+    /// The row, read without reference counting on the hot path.
+    @usableFromInline let unmanagedRow: Unmanaged<Row>
+    /// Whether keys are column names (`.useDefaultKeys`).
+    @usableFromInline let usesDefaultKeys: Bool
+    private let unmanagedState: Unmanaged<RowDecodingState>
 
+    /// A container whose row and state are kept alive by the caller.
     @usableFromInline
-    init(row: Row, codingPath: [any CodingKey], retained: Bool) {
-        self.row = row
-        self.retainedRow = retained ? row : nil
-        self.codingPath = codingPath
-        switch Record.databaseColumnDecodingStrategy {
-        case .useDefaultKeys:
-            columnForKey = nil
-        case let strategy:
-            var map: [String: String] = [:]
-            for column in row.columnNames where map[strategy.keyName(forColumn: column)] == nil {
-                map[strategy.keyName(forColumn: column)] = column
-            }
-            columnForKey = map
+    init(row: Row, state: RowDecodingState) {
+        self.unmanagedRow = Unmanaged.passUnretained(row)
+        self.unmanagedState = Unmanaged.passUnretained(state)
+        if case .useDefaultKeys = Record.databaseColumnDecodingStrategy {
+            usesDefaultKeys = true
+        } else {
+            usesDefaultKeys = false
         }
     }
 
+    @usableFromInline
+    static func makeState(row: Row, codingPath: [any CodingKey]) -> RowDecodingState {
+        var columnForKey: [String: String] = [:]
+        let strategy = Record.databaseColumnDecodingStrategy
+        if case .useDefaultKeys = strategy { } else {
+            for column in row.columnNames where columnForKey[strategy.keyName(forColumn: column)] == nil {
+                columnForKey[strategy.keyName(forColumn: column)] = column
+            }
+        }
+        return RowDecodingState(codingPath: codingPath, columnForKey: columnForKey)
+    }
+
+    private var state: RowDecodingState { unmanagedState.takeUnretainedValue() }
+
+    @usableFromInline
+    var codingPath: [any CodingKey] { state.codingPath }
+
+    @usableFromInline
+    var row: Row { unmanagedRow.takeUnretainedValue() }
+
     // MARK: Keys
 
-    @inlinable
-    @inline(__always)
+    @usableFromInline
     func columnName(forKey key: Key) -> String {
-        guard let columnForKey else { return key.stringValue }
-        return columnForKey[key.stringValue] ?? key.stringValue
+        if usesDefaultKeys { return key.stringValue }
+        return state.columnForKey[key.stringValue] ?? key.stringValue
     }
 
     @usableFromInline
     var allKeys: [Key] {
-        var names = columnForKey.map { Set($0.keys) } ?? Set(row.columnNames)
+        var names = usesDefaultKeys ? Set(row.columnNames) : Set(state.columnForKey.keys)
         names.formUnion(row.scopesTree.names)
         names.formUnion(row.prefetchedRows.keys)
         return names.compactMap(Key.init(stringValue:))
@@ -156,18 +200,23 @@ final class RowKeyedDecodingContainer<Record: FetchableRecord, Key: CodingKey>: 
     @inlinable
     @inline(__always)
     func decodeColumn<T: DatabaseValueConvertible & StatementColumnConvertible>(_ type: T.Type, forKey key: Key) throws -> T {
-        let column = columnName(forKey: key)
-        guard let index = row.index(forColumn: column) else {
-            throw RowDecodingError.columnNotFound(column, type: T.self, row: row)
+        let column = usesDefaultKeys ? key.stringValue : columnName(forKey: key)
+        return try unmanagedRow._withUnsafeGuaranteedRef { row in
+            guard let index = row.index(forColumn: column) else {
+                throw RowDecodingError.columnNotFound(column, type: T.self, row: row)
+            }
+            return try row.fastDecode(T.self, atUncheckedIndex: index)
         }
-        return try row.fastDecode(T.self, atUncheckedIndex: index)
     }
 
     @inlinable
     @inline(__always)
     func decodeColumnIfPresent<T: DatabaseValueConvertible & StatementColumnConvertible>(_ type: T.Type, forKey key: Key) throws -> T? {
-        guard let index = row.index(forColumn: columnName(forKey: key)) else { return nil }
-        return try row.fastDecode(Optional<T>.self, atUncheckedIndex: index)
+        let column = usesDefaultKeys ? key.stringValue : columnName(forKey: key)
+        return try unmanagedRow._withUnsafeGuaranteedRef { row in
+            guard let index = row.index(forColumn: column) else { return nil }
+            return try row.fastDecode(Optional<T>.self, atUncheckedIndex: index)
+        }
     }
 
     @inlinable func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try decodeColumn(type, forKey: key) }
@@ -213,14 +262,14 @@ final class RowKeyedDecodingContainer<Record: FetchableRecord, Key: CodingKey>: 
         if let rows = row.prefetchedRows[key.stringValue] {
             return try T(from: PrefetchedRowsDecoder<Record>(rows: rows, codingPath: codingPath + [key]))
         }
-        if let decodedRootKey {
+        if let decodedRootKey = state.decodedRootKey {
             throw DecodingError.keyNotFound(key, DecodingError.Context(
                 codingPath: codingPath,
                 debugDescription: "no column, scope or prefetched rows for key "
                     + "\(String(reflecting: key.stringValue)) (\(String(reflecting: decodedRootKey)) was "
                     + "already decoded from the whole row) - row: \(row)"))
         }
-        decodedRootKey = key.stringValue
+        state.decodedRootKey = key.stringValue
         return try RecordValueDecoding<Record>.decodeRecord(T.self, from: row, codingPath: codingPath + [key])
     }
 
@@ -246,8 +295,8 @@ final class RowKeyedDecodingContainer<Record: FetchableRecord, Key: CodingKey>: 
     -> KeyedDecodingContainer<NestedKey>
     {
         if let scope = row.scopesTree[key.stringValue] {
-            return KeyedDecodingContainer(RowKeyedDecodingContainer<Record, NestedKey>(
-                row: scope, codingPath: codingPath + [key], retained: true))
+            return KeyedDecodingContainer(OwningRowKeyedDecodingContainer<Record, NestedKey>(
+                row: scope, codingPath: codingPath + [key]))
         }
         throw DecodingError.typeMismatch(KeyedDecodingContainer<NestedKey>.self, DecodingError.Context(
             codingPath: codingPath + [key],
@@ -273,6 +322,49 @@ final class RowKeyedDecodingContainer<Record: FetchableRecord, Key: CodingKey>: 
     func superDecoder(forKey key: Key) throws -> any Decoder {
         RowDecoder<Record>(row: row, codingPath: codingPath + [key])
     }
+}
+
+/// A keyed container that keeps its row and state alive: for nested
+/// containers, which are not cached by their row.
+final class OwningRowKeyedDecodingContainer<Record: FetchableRecord, Key: CodingKey>: KeyedDecodingContainerProtocol {
+    private let row: Row
+    private let state: RowDecodingState
+    private let base: RowKeyedDecodingContainer<Record, Key>
+
+    init(row: Row, codingPath: [any CodingKey]) {
+        self.row = row
+        self.state = RowKeyedDecodingContainer<Record, Key>.makeState(row: row, codingPath: codingPath)
+        self.base = RowKeyedDecodingContainer(row: row, state: state)
+    }
+
+    var codingPath: [any CodingKey] { base.codingPath }
+    var allKeys: [Key] { base.allKeys }
+    func contains(_ key: Key) -> Bool { base.contains(key) }
+    func decodeNil(forKey key: Key) throws -> Bool { try base.decodeNil(forKey: key) }
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try base.decode(type, forKey: key) }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String { try base.decode(type, forKey: key) }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try base.decode(type, forKey: key) }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try base.decode(type, forKey: key) }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try base.decode(type, forKey: key) }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try base.decode(type, forKey: key) }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try base.decode(type, forKey: key) }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try base.decode(type, forKey: key) }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try base.decode(type, forKey: key) }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try base.decode(type, forKey: key) }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try base.decode(type, forKey: key) }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try base.decode(type, forKey: key) }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try base.decode(type, forKey: key) }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try base.decode(type, forKey: key) }
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T { try base.decode(type, forKey: key) }
+    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? { try base.decodeIfPresent(type, forKey: key) }
+    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
+        try base.nestedContainer(keyedBy: type, forKey: key)
+    }
+    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+        try base.nestedUnkeyedContainer(forKey: key)
+    }
+    func superDecoder() throws -> any Decoder { try base.superDecoder() }
+    func superDecoder(forKey key: Key) throws -> any Decoder { try base.superDecoder(forKey: key) }
 }
 
 /// Decoding of values and nested records that are not the fast path.
@@ -451,8 +543,8 @@ struct PrefetchedRowsDecoder<Record: FetchableRecord>: Decoder, UnkeyedDecodingC
             throw DecodingError.valueNotFound(KeyedDecodingContainer<NestedKey>.self, DecodingError.Context(codingPath: codingPath, debugDescription: "no more rows"))
         }
         defer { currentIndex += 1 }
-        return KeyedDecodingContainer(RowKeyedDecodingContainer<Record, NestedKey>(
-            row: rows[currentIndex], codingPath: codingPath, retained: true))
+        return KeyedDecodingContainer(OwningRowKeyedDecodingContainer<Record, NestedKey>(
+            row: rows[currentIndex], codingPath: codingPath))
     }
 
     mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
