@@ -35,13 +35,30 @@ public struct PersistenceContainer: @unchecked Sendable {
 
     /// The value of a column: nil if the column was not set, a NULL
     /// database value if it was set to nil.
+    @_disfavoredOverload
     public subscript(_ column: String) -> (any DatabaseValueConvertible)? {
         get { databaseValue(forColumn: column) }
         set { set(newValue?.databaseValue ?? .null, forColumn: column) }
     }
 
+    /// The value of a column, as a given type: `container["score"] = score`
+    /// stores the value without boxing it in an existential.
+    @inlinable
+    public subscript<Value: DatabaseValueConvertible>(_ column: String) -> Value? {
+        get { databaseValue(forColumn: column).flatMap(Value.fromDatabaseValue) }
+        set { set(newValue?.databaseValue ?? .null, forColumn: column) }
+    }
+
     /// The value of a column.
+    @_disfavoredOverload
     public subscript(_ column: some ColumnExpression) -> (any DatabaseValueConvertible)? {
+        get { self[column.name] }
+        set { self[column.name] = newValue }
+    }
+
+    /// The value of a column, as a given type.
+    @inlinable
+    public subscript<Value: DatabaseValueConvertible>(_ column: some ColumnExpression) -> Value? {
         get { self[column.name] }
         set { self[column.name] = newValue }
     }
@@ -88,6 +105,7 @@ public struct PersistenceContainer: @unchecked Sendable {
     }
 
     /// The value of a column, or nil if it was not set.
+    @usableFromInline
     func databaseValue(forColumn column: String) -> DatabaseValue? {
         index(forColumn: column).map { values[$0] }
     }
