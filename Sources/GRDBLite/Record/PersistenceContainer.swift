@@ -66,7 +66,7 @@ public struct PersistenceContainer: @unchecked Sendable {
     /// Sets the value of a column.
     @inlinable
     @inline(__always)
-    mutating func set(_ value: DatabaseValue, forColumn column: String) {
+    mutating func set(_ value: consuming DatabaseValue, forColumn column: String) {
         let position = setCount
         if position < names.count {
             let bits = names.withUnsafeBytes { $0.load(fromByteOffset: position * 16, as: (UInt64, UInt64).self) }

@@ -18,7 +18,10 @@ final class RecordStorage {
     struct InsertStatement {
         let type: ObjectIdentifier
         let conflict: Database.ConflictResolution
-        let columns: [String]
+        /// The column names of the container that prepared the statement
+        /// (sharing its buffer: the same buffer means the same columns).
+        let names: [String]
+        let columnCount: Int
         let statement: Statement
     }
 
@@ -110,17 +113,16 @@ final class RecordStorage {
         container: PersistenceContainer) throws -> Statement
     {
         if let lastInsert, lastInsert.type == type, lastInsert.conflict == conflict,
-           Self.columns(lastInsert.columns, match: container)
+           Self.columns(of: lastInsert, match: container)
         {
             return lastInsert.statement
         }
         let insert: InsertStatement
-        if let cached = inserts.first(where: { $0.type == type && $0.conflict == conflict && Self.columns($0.columns, match: container) }) {
+        if let cached = inserts.first(where: { $0.type == type && $0.conflict == conflict && Self.columns(of: $0, match: container) }) {
             insert = cached
         } else {
-            let columns = Array(container.columns)
-            let sql = PersistenceEngine.insertSQL(table: table, columns: columns, conflict: conflict)
-            insert = try InsertStatement(type: type, conflict: conflict, columns: columns,
+            let sql = PersistenceEngine.insertSQL(table: table, columns: container.columns, conflict: conflict)
+            insert = try InsertStatement(type: type, conflict: conflict, names: container.names, columnCount: container.setCount,
                                          statement: db.makeStatement(sql: sql, persistent: true))
             inserts.append(insert)
         }
@@ -128,16 +130,15 @@ final class RecordStorage {
         return insert.statement
     }
 
-    /// Whether the container has exactly `columns`, in order. Comparing
-    /// string bits first makes the common case (the same literals) cheap.
-    private static func columns(_ columns: [String], match container: PersistenceContainer) -> Bool {
-        guard columns.count == container.setCount else { return false }
-        let names = container.names
-        for index in 0..<columns.count {
-            let lhs = columns.withUnsafeBytes { $0.load(fromByteOffset: index * 16, as: (UInt64, UInt64).self) }
-            let rhs = names.withUnsafeBytes { $0.load(fromByteOffset: index * 16, as: (UInt64, UInt64).self) }
-            if lhs != rhs && columns[index] != names[index] { return false }
+    /// Whether the container has exactly the columns of `insert`, in order.
+    /// A container reused for many records keeps the same names buffer,
+    /// which the statement shares: then a pointer comparison suffices.
+    private static func columns(of insert: InsertStatement, match container: PersistenceContainer) -> Bool {
+        guard insert.columnCount == container.setCount else { return false }
+        let sameBuffer = insert.names.withUnsafeBufferPointer { lhs in
+            container.names.withUnsafeBufferPointer { rhs in lhs.baseAddress == rhs.baseAddress }
         }
-        return true
+        if sameBuffer { return true }
+        return insert.names[0..<insert.columnCount] == container.names[0..<container.setCount]
     }
 }

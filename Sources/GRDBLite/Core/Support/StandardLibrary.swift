@@ -39,6 +39,7 @@ extension Int64: DatabaseValueConvertible, StatementColumnConvertible {
         return Int64(sqliteStatement: sqliteStatement, index: index)
     }
 
+    @inlinable
     public var databaseValue: DatabaseValue { DatabaseValue(storage: .int64(self)) }
 
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Int64? {
@@ -82,11 +83,15 @@ extension _DatabaseInteger {
     }
 
     /// Traps for unsigned values above `Int64.max`, which SQLite can't store.
+    @inlinable
     public var databaseValue: DatabaseValue {
-        guard let value = Int64(exactly: self) else {
-            fatalError("\(Self.self) value \(self) can't be stored in SQLite: it exceeds Int64.max")
-        }
-        return value.databaseValue
+        guard let value = Int64(exactly: self) else { unrepresentable() }
+        return DatabaseValue(storage: .int64(value))
+    }
+
+    @usableFromInline
+    func unrepresentable() -> Never {
+        fatalError("\(Self.self) value \(self) can't be stored in SQLite: it exceeds Int64.max")
     }
 
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Self? {
@@ -95,9 +100,7 @@ extension _DatabaseInteger {
 
     @inlinable
     public func bind(to sqliteStatement: SQLiteStatement, at index: CInt) -> CInt {
-        guard let value = Int64(exactly: self) else {
-            fatalError("\(Self.self) value \(self) can't be stored in SQLite: it exceeds Int64.max")
-        }
+        guard let value = Int64(exactly: self) else { unrepresentable() }
         return sqlite3_bind_int64(sqliteStatement, index, value)
     }
 }
@@ -132,6 +135,7 @@ extension Bool: DatabaseValueConvertible, StatementColumnConvertible {
         return Bool(sqliteStatement: sqliteStatement, index: index)
     }
 
+    @inlinable
     public var databaseValue: DatabaseValue { DatabaseValue(storage: .int64(self ? 1 : 0)) }
 
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Bool? {
@@ -168,6 +172,7 @@ extension Double: DatabaseValueConvertible, StatementColumnConvertible {
         return Double(sqliteStatement: sqliteStatement, index: index)
     }
 
+    @inlinable
     public var databaseValue: DatabaseValue { DatabaseValue(storage: .double(self)) }
 
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Double? {
@@ -228,6 +233,7 @@ extension String: DatabaseValueConvertible, StatementColumnConvertible {
         String(sqliteStatement: sqliteStatement, index: index)
     }
 
+    @inlinable
     public var databaseValue: DatabaseValue { DatabaseValue(storage: .string(self)) }
 
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> String? {
