@@ -28,8 +28,8 @@ extension EncodableRecord where Self: Encodable {
 /// writes into it.
 @usableFromInline
 final class RecordEncoderCache {
-    @usableFromInline var container: UnsafeMutablePointer<PersistenceContainer>?
-    @usableFromInline var keyedContainer: (record: ObjectIdentifier, key: ObjectIdentifier, value: AnyObject)?
+    @usableFromInline @exclusivity(unchecked) var container: UnsafeMutablePointer<PersistenceContainer>?
+    @usableFromInline @exclusivity(unchecked) var keyedContainer: (record: ObjectIdentifier, key: ObjectIdentifier, value: AnyObject)?
 
     @usableFromInline init() { }
 }
@@ -78,15 +78,18 @@ struct RecordEncoder<Record: EncodableRecord>: Encoder {
 }
 
 /// Writes the columns of a record into the current persistence container.
+///
+/// A struct of an unmanaged reference, so that copying it involves no
+/// reference counting: the standard library's container box copies it for
+/// every encoded value. The cache owns the box, and so this container.
 @usableFromInline
-final class RecordKeyedEncodingContainer<Record: EncodableRecord, Key: CodingKey>: KeyedEncodingContainerProtocol {
-    // The cache owns this container: don't retain it back.
-    @usableFromInline unowned(unsafe) let cache: RecordEncoderCache
+struct RecordKeyedEncodingContainer<Record: EncodableRecord, Key: CodingKey>: KeyedEncodingContainerProtocol {
+    @usableFromInline let unmanagedCache: Unmanaged<RecordEncoderCache>
     @usableFromInline let usesDefaultKeys: Bool
 
     @usableFromInline
     init(cache: RecordEncoderCache) {
-        self.cache = cache
+        self.unmanagedCache = Unmanaged.passUnretained(cache)
         if case .useDefaultKeys = Record.databaseColumnEncodingStrategy {
             usesDefaultKeys = true
         } else {
@@ -102,10 +105,15 @@ final class RecordKeyedEncodingContainer<Record: EncodableRecord, Key: CodingKey
         usesDefaultKeys ? key.stringValue : Record.databaseColumnEncodingStrategy.column(forKey: key)
     }
 
+    @usableFromInline
+    var cache: RecordEncoderCache { unmanagedCache.takeUnretainedValue() }
+
     @inlinable
     @inline(__always)
-    func set(_ value: DatabaseValue, forKey key: Key) {
-        cache.container!.pointee.set(value, forColumn: column(forKey: key))
+    func set(_ value: consuming DatabaseValue, forKey key: Key) {
+        let column = column(forKey: key)
+        let container = unmanagedCache._withUnsafeGuaranteedRef { $0.container! }
+        container.pointee.set(value, forColumn: column)
     }
 
     @inlinable func encodeNil(forKey key: Key) throws { set(.null, forKey: key) }
@@ -154,7 +162,9 @@ final class RecordKeyedEncodingContainer<Record: EncodableRecord, Key: CodingKey
     @usableFromInline
     func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         let column = column(forKey: key)
-        try cache.container!.pointee.set(RecordValueEncoding<Record>.databaseValue(value, column: column, key: key), forColumn: column)
+        let dbValue = try RecordValueEncoding<Record>.databaseValue(value, column: column, key: key)
+        let container = unmanagedCache._withUnsafeGuaranteedRef { $0.container! }
+        container.pointee.set(dbValue, forColumn: column)
     }
 
     @usableFromInline
