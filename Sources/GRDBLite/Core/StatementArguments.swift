@@ -111,6 +111,32 @@ public struct StatementArguments: Hashable, Sendable {
         lhs = lhs + rhs
     }
 
+    /// Binds the values for the parameters of `statement` (after a reset),
+    /// as `extractBindings` would extract them, without intermediate array.
+    func bind(to statement: Statement) throws {
+        var consumed = 0
+        let sqliteStatement = statement.sqliteStatement
+        for (offset, name) in statement.argumentNames.enumerated() {
+            let value: DatabaseValue
+            if let name, let named = namedValues[name] {
+                value = named
+            } else if consumed < values.count {
+                value = values[consumed]
+                consumed += 1
+            } else {
+                // Same errors as extractBindings
+                var copy = self
+                _ = try copy.extractBindings(forStatement: statement, allowingRemainingValues: false)
+                return
+            }
+            statement.checkBinding(value.bind(to: sqliteStatement, at: CInt(offset + 1)))
+        }
+        if consumed < values.count {
+            var copy = self
+            _ = try copy.extractBindings(forStatement: statement, allowingRemainingValues: false)
+        }
+    }
+
     /// The values for the parameters of `statement`, consuming positional
     /// values in order.
     ///
@@ -164,7 +190,12 @@ extension StatementArguments: ExpressibleByArrayLiteral {
 extension StatementArguments: ExpressibleByDictionaryLiteral {
     /// Named arguments: `["name": "Arthur", "score": nil]`.
     public init(dictionaryLiteral elements: (String, (any DatabaseValueConvertible)?)...) {
-        self.init(elements)
+        var namedValues = [String: DatabaseValue](minimumCapacity: elements.count)
+        for (name, value) in elements {
+            namedValues[name] = value?.databaseValue ?? .null
+        }
+        self.values = []
+        self.namedValues = namedValues
     }
 }
 

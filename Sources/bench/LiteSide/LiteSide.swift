@@ -2,8 +2,9 @@ import GRDBLite
 
 /// GRDBLite, written idiomatically with the GRDB API, as GRDB's own
 /// performance tests are, except where GRDBLite documents a faster API for
-/// the same job: inserts by index use `Statement.execute(values:)`, which
-/// binds values directly, without an arguments array.
+/// the same job: inserts by index use `Statement.execute(values:)`, and
+/// inserts by name `Statement.execute(named:)`, which bind values directly,
+/// without an arguments array or dictionary.
 ///
 /// The record workloads live in `LiteSide+Records.swift`.
 enum LiteSide: BenchSide {
@@ -84,9 +85,8 @@ enum LiteSide: BenchSide {
             try dbQueue.inTransaction { db in
                 let statement = try db.makeStatement(sql: BenchSQL.insertNamed)
                 for i in 0..<count {
-                    try statement.execute(arguments: [
-                        "i0": i, "i1": i, "i2": i, "i3": i, "i4": i, "i5": i, "i6": i, "i7": i, "i8": i, "i9": i,
-                    ])
+                    try statement.execute(named: ("i0", i), ("i1", i), ("i2", i), ("i3", i), ("i4", i),
+                                          ("i5", i), ("i6", i), ("i7", i), ("i8", i), ("i9", i))
                 }
                 return .commit
             }

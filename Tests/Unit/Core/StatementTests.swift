@@ -108,6 +108,32 @@ import GRDBLite
         }
     }
 
+    @Test func executeNamedValues() throws {
+        try withPlayers { db throws in
+            let statement = try db.cachedStatement(sql: "INSERT INTO player (name, score) VALUES (:name, $score)")
+            try statement.execute(named: ("name", "Arthur"), ("score", 100))
+            // Any order
+            try statement.execute(named: ("score", Optional<Int>.none), ("name", "Barbara"))
+            #expect(try Row.fetchAll(db, sql: "SELECT name, score FROM player ORDER BY id") == [
+                ["name": "Arthur", "score": 100],
+                ["name": "Barbara", "score": nil],
+            ])
+            let missing = #expect(throws: DatabaseError.self) { try statement.execute(named: ("name", "Craig")) }
+            #expect(missing?.message == "wrong number of statement arguments: 1 given, 2 expected")
+            let unknown = #expect(throws: DatabaseError.self) {
+                try statement.execute(named: ("name", "Craig"), ("bonus", 1))
+            }
+            #expect(unknown?.message == "no parameter named \"bonus\" in statement")
+            let constraint = try db.makeStatement(sql: "INSERT INTO player (id, name) VALUES (:id, :name)")
+            let conflict = #expect(throws: DatabaseError.self) {
+                try constraint.execute(named: ("id", 1), ("name", "Dan"))
+            }
+            #expect(conflict?.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY)
+            #expect(conflict?.arguments == ["id": 1, "name": "Dan"])
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player") == 2)
+        }
+    }
+
     @Test func emptyAndMultipleStatementsAreErrors() throws {
         try withPlayers { db throws in
             for sql in ["", "  ", ";", "-- comment", "/* comment */ ;"] {
