@@ -106,7 +106,7 @@ extension Database {
                     break
                 }
                 let bindings = try arguments.extractBindings(forStatement: statement, allowingRemainingValues: true)
-                statement.bind(bindings, arguments: StatementArguments(bindings))
+                try statement.bind(bindings, arguments: StatementArguments(bindings))
                 try executeToCompletion(statement)
                 guard let tail else { break }
                 current = tail

@@ -23,7 +23,7 @@ public final class Statement {
     /// The number of columns of the rows the statement returns.
     public let columnCount: Int
     /// For each parameter, its name without prefix, or nil for `?`.
-    let argumentNames: [String?]
+    @usableFromInline let argumentNames: [String?]
     /// What the statement does, from the authorizer.
     let info: StatementInfo
     /// Column name lookups of the current row, remembered across rows.
@@ -102,36 +102,42 @@ public final class Statement {
     public func setArguments(_ arguments: StatementArguments) throws {
         var consumable = arguments
         let bindings = try consumable.extractBindings(forStatement: self, allowingRemainingValues: false)
-        bind(bindings, arguments: arguments)
+        try bind(bindings, arguments: arguments)
     }
 
     /// Binds arguments without validation: the caller guarantees they fit.
     public func setUncheckedArguments(_ arguments: StatementArguments) {
         var consumable = arguments
-        guard let bindings = try? consumable.extractBindings(forStatement: self, allowingRemainingValues: true) else {
-            fatalError("Arguments \(arguments) don't fit statement `\(sql)`")
+        do {
+            let bindings = try consumable.extractBindings(forStatement: self, allowingRemainingValues: true)
+            try bind(bindings, arguments: arguments)
+        } catch {
+            fatalError("Arguments \(arguments) don't fit statement `\(sql)`: \(error)")
         }
-        bind(bindings, arguments: arguments)
     }
 
     /// Binds values extracted by `extractBindings`.
-    func bind(_ bindings: [DatabaseValue], arguments: StatementArguments) {
+    func bind(_ bindings: [DatabaseValue], arguments: StatementArguments) throws {
         sqlite3_reset(sqliteStatement)
         sqlite3_clear_bindings(sqliteStatement)
         for (index, value) in bindings.enumerated() {
-            checkBinding(value.bind(to: sqliteStatement, at: CInt(index + 1)))
+            let code = value.bind(to: sqliteStatement, at: CInt(index + 1))
+            if code != SQLITE_OK { throw bindingFailure(code, arguments: arguments) }
         }
         _arguments = arguments
         argumentsAreBound = true
     }
 
-    /// Binding only fails on a programmer error (a string over SQLite's
-    /// size limit): trap with SQLite's message.
+    /// The error of a value that SQLite could not bind: out of memory
+    /// while copying it (`SQLITE_NOMEM`), or over SQLite's length limit
+    /// (`SQLITE_TOOBIG`). Leaves the statement without bound values, so
+    /// that it can't run with some of them.
     @usableFromInline
-    func checkBinding(_ code: CInt) {
-        if code != SQLITE_OK {
-            fatalError("\(DatabaseError(resultCode: code, message: database.lastErrorMessage, sql: sql))")
-        }
+    func bindingFailure(_ code: CInt, arguments: StatementArguments?) -> DatabaseError {
+        let message = database.lastErrorMessage
+        sqlite3_clear_bindings(sqliteStatement)
+        argumentsAreBound = argumentNames.isEmpty
+        return DatabaseError(resultCode: code, message: message, sql: sql, arguments: arguments)
     }
 
     /// Makes sure parameters have values before the statement runs.
@@ -170,12 +176,16 @@ public final class Statement {
     public func execute<each Value: DatabaseValueConvertible>(values: repeat each Value) throws {
         sqlite3_reset(sqliteStatement)
         var count: CInt = 0
+        var code = SQLITE_OK
         for value in repeat each values {
             count += 1
-            checkBinding(value.bind(to: sqliteStatement, at: count))
+            // Extra values are reported by executeBoundValues.
+            if code == SQLITE_OK && count <= argumentNames.count {
+                code = value.bind(to: sqliteStatement, at: count)
+            }
         }
         do {
-            try executeBoundValues(count: Int(count))
+            try executeBoundValues(count: Int(count), bindingResult: code)
         } catch let error as DatabaseError {
             // Arguments are only built for the error message.
             throw DatabaseError(
@@ -184,14 +194,20 @@ public final class Statement {
         }
     }
 
-    /// Runs the statement with `count` values bound by `execute(values:)`.
+    /// Runs the statement with `count` values bound by `execute(values:)`;
+    /// `bindingResult` is the first binding error, if any.
     @usableFromInline
-    func executeBoundValues(count: Int) throws {
+    func executeBoundValues(count: Int, bindingResult: CInt) throws {
         if count != argumentNames.count {
+            sqlite3_clear_bindings(sqliteStatement)
+            argumentsAreBound = argumentNames.isEmpty
             throw DatabaseError(
                 resultCode: .SQLITE_MISUSE,
                 message: "wrong number of statement arguments: \(count) given, \(argumentNames.count) expected",
                 sql: sql)
+        }
+        if bindingResult != SQLITE_OK {
+            throw bindingFailure(bindingResult, arguments: nil)
         }
         if !_arguments.isEmpty { _arguments = StatementArguments() }
         argumentsAreBound = true
