@@ -138,6 +138,9 @@ extension Database {
     @usableFromInline
     func statementWillExecute(_ statement: Statement) throws {
         preconditionValidAccess()
+        if _slowPath(needsRollback || needsQueryOnlyReset) {
+            try recoverFromFailedCleanup()
+        }
         if isInsideTransactionBlock {
             try checkForAbortedTransaction(sql: statement.sql, arguments: statement.arguments)
         }

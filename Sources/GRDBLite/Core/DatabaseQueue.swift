@@ -65,6 +65,7 @@ public final class DatabaseQueue: @unchecked Sendable {
     public func close() throws {
         try queue.sync {
             try db.withAccess { db in
+                try db.rollbackIfNeeded()
                 if db.isInsideTransaction {
                     throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "can't close a database inside a transaction")
                 }
