@@ -95,9 +95,21 @@ extension Database {
     ///     INSERT INTO player (name) VALUES (?);
     ///     """, arguments: ["Arthur"])
     /// ```
+    ///
+    /// Statements run one after the other: when one fails, or lacks
+    /// arguments, the ones before it have run (run them in a transaction
+    /// to make them all or nothing). Arguments left over for the last
+    /// statement are an error before it runs.
     public func execute(sql: String, arguments: StatementArguments = StatementArguments()) throws {
         preconditionValidAccess()
+        let givenArguments = arguments
         var arguments = arguments
+        func unusedArgumentsError(_ message: String) -> DatabaseError {
+            DatabaseError(
+                resultCode: .SQLITE_MISUSE,
+                message: "wrong number of statement arguments: \(message)",
+                sql: sql, arguments: givenArguments)
+        }
         try sql.withCString { start in
             var current = start
             while current.pointee != 0 {
@@ -106,6 +118,13 @@ extension Database {
                     break
                 }
                 let bindings = try arguments.extractBindings(forStatement: statement, allowingRemainingValues: true)
+                if _slowPath(!arguments.values.isEmpty), try !(tail.map(hasStatement(at:)) ?? false) {
+                    // Values are left over and no statement follows.
+                    if current == start {
+                        throw unusedArgumentsError("\(givenArguments.values.count) given, \(bindings.count) expected")
+                    }
+                    throw unusedArgumentsError("\(arguments.values.count) left unused")
+                }
                 try statement.bind(bindings, arguments: StatementArguments(bindings))
                 try executeToCompletion(statement)
                 guard let tail else { break }
@@ -113,10 +132,7 @@ extension Database {
             }
         }
         if !arguments.values.isEmpty {
-            throw DatabaseError(
-                resultCode: .SQLITE_MISUSE,
-                message: "wrong number of statement arguments: \(arguments.values.count) left unused",
-                sql: sql, arguments: arguments)
+            throw unusedArgumentsError("\(arguments.values.count) left unused")
         }
     }
 
