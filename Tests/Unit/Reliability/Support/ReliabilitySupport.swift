@@ -1,5 +1,6 @@
 import Foundation
 import GRDBLite
+import Synchronization
 import Testing
 
 // Shared by the reliability tests of this target (Tests/Reliability has its
@@ -62,5 +63,22 @@ func databaseError(_ body: () throws -> Void, sourceLocation: SourceLocation = #
     } catch {
         Issue.record("expected a DatabaseError, got \(type(of: error)): \(error)", sourceLocation: sourceLocation)
         return nil
+    }
+}
+
+/// A value shared between threads and tasks.
+final class Shared<Value: Sendable>: Sendable {
+    private let mutex: Mutex<Value>
+
+    init(_ value: Value) {
+        mutex = Mutex(value)
+    }
+
+    var value: Value {
+        mutex.withLock { $0 }
+    }
+
+    func update(_ body: (inout Value) -> Void) {
+        mutex.withLock { body(&$0) }
     }
 }
