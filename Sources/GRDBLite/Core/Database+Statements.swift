@@ -169,6 +169,10 @@ extension Database {
         if statement.info.changesSchema {
             schemaCache.removeAll()
             recordStorage = nil
+            // SQLite recompiles a statement after a schema change, and
+            // `SELECT *` may then return other columns than the Statement
+            // knows about.
+            statementCache.removeAll()
         }
         if let effect = statement.info.transactionEffect {
             updateSavepoints(effect)

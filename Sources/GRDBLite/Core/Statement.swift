@@ -37,7 +37,7 @@ public final class Statement {
 
     /// The column names, left to right.
     public private(set) lazy var columnNames: [String] = (0..<CInt(columnCount)).map {
-        String(cString: sqlite3_column_name(sqliteStatement, $0))
+        columnName(sqliteStatement, $0)
     }
 
     init(database: Database, sqliteStatement: SQLiteStatement, info: StatementInfo) {
@@ -214,6 +214,13 @@ public final class Statement {
         try database.executeToCompletion(self)
     }
 
+}
+
+/// The name of a column; empty if SQLite has none (out of memory, or a
+/// statement that SQLite recompiled with fewer columns after a schema
+/// change).
+func columnName(_ sqliteStatement: SQLiteStatement, _ index: CInt) -> String {
+    sqlite3_column_name(sqliteStatement, index).map { String(cString: $0) } ?? ""
 }
 
 /// The database values of a parameter pack.
