@@ -1,6 +1,5 @@
 import Foundation
 import GRDBLite
-import Synchronization
 import Testing
 
 /// Another process holds a write transaction (`grdblite-crash-writer
@@ -76,16 +75,18 @@ import Testing
 }
 
 /// Sends a line to a child once, from any thread.
-private final class ChildInput: Sendable {
+private final class ChildInput: @unchecked Sendable {
     private let input: FileHandle
-    private let isSent = Mutex(false)
+    private let lock = NSLock()
+    private var isSent = false
 
     init(_ child: ChildProcess) {
         input = child.input
     }
 
     func send(_ line: String) {
-        if isSent.withLock({ isSent in defer { isSent = true }; return isSent }) { return }
+        let wasSent = lock.withLock { defer { isSent = true }; return isSent }
+        if wasSent { return }
         input.write(Data((line + "\n").utf8))
     }
 }

@@ -7,8 +7,9 @@ import Testing
 /// allocator is replaced (process-wide, so each test runs in a child
 /// process: a Swift Testing exit test) by one that fails the N-th
 /// allocation, for N = 1, 2, 3... until the workload runs without reaching
-/// the fault. The workload opens a database, writes with statements and
-/// records, and reads with cursors, rows and `Decodable` records. At each
+/// the fault. The workload opens a database observed by a transaction
+/// observer, writes with statements, savepoints and records, and reads
+/// with cursors, rows and `Decodable` records. At each
 /// fault point it must succeed or throw a `DatabaseError`, never crash,
 /// and the queue must then hold the data of before or after the failed
 /// transaction, and accept a retry.
@@ -49,8 +50,18 @@ enum OutOfMemoryWorkload {
         var description: String
     }
 
+    /// Observes every change, so that the observation layer runs too.
+    final class Observer: TransactionObserver {
+        var changes = 0
+        func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { true }
+        func databaseDidChange(with event: DatabaseEvent) { changes += 1 }
+        func databaseDidCommit(_ db: Database) { }
+        func databaseDidRollback(_ db: Database) { }
+    }
+
     static func makeDatabase() throws -> DatabaseQueue {
         let dbQueue = try DatabaseQueue()
+        dbQueue.add(transactionObserver: Observer(), extent: .databaseLifetime)
         try dbQueue.write { db in
             try db.execute(sql: """
                 CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT NOT NULL, score INTEGER NOT NULL, avatar BLOB);

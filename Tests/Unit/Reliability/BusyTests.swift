@@ -1,7 +1,6 @@
 import Dispatch
 import Foundation
 import GRDBLite
-import Synchronization
 import Testing
 
 /// Two queues on one file: a conflicting write fails with `SQLITE_BUSY`
@@ -74,7 +73,7 @@ import Testing
         }
 
         let holderDone = DispatchSemaphore(value: 0)
-        let holderError = Mutex<(any Error)?>(nil)
+        let holderError = Shared<(any Error)?>(nil)
         DispatchQueue.global().async {
             do {
                 try holder.write { db in
@@ -83,14 +82,14 @@ import Testing
                     release.wait()
                 }
             } catch {
-                holderError.withLock { $0 = error }
+                holderError.update { $0 = error }
             }
             holderDone.signal()
         }
         locked.wait()
         try waiter.write { try $0.execute(sql: "INSERT INTO t (who) VALUES ('waiter')") }
         holderDone.wait()
-        #expect(holderError.withLock { $0 == nil })
+        #expect(holderError.value == nil)
         #expect(try names(waiter) == ["holder", "waiter"])
     }
 
@@ -106,9 +105,9 @@ import Testing
         let locked = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
         let committed = DispatchSemaphore(value: 0)
-        let tries = Mutex<[Int]>([])
+        let tries = Shared<[Int]>([])
         let waiter = try makeQueue(path, mode, busyMode: .callback { numberOfTries in
-            tries.withLock { $0.append(numberOfTries) }
+            tries.update { $0.append(numberOfTries) }
             if numberOfTries == 0 {
                 release.signal()
                 committed.wait()
@@ -126,7 +125,7 @@ import Testing
         }
         locked.wait()
         try waiter.write { try $0.execute(sql: "INSERT INTO t (who) VALUES ('waiter')") }
-        #expect(tries.withLock { $0.first } == 0)
+        #expect(tries.value.first == 0)
         #expect(try names(waiter) == ["holder", "waiter"])
     }
 
@@ -137,9 +136,9 @@ import Testing
         let path = directory.path("busy.sqlite")
         let holder = try makeQueue(path, mode)
         try holder.write { try $0.execute(sql: "CREATE TABLE t (who TEXT NOT NULL)") }
-        let tries = Mutex(0)
+        let tries = Shared(0)
         let waiter = try makeQueue(path, mode, busyMode: .callback { numberOfTries in
-            tries.withLock { $0 += 1 }
+            tries.update { $0 += 1 }
             return numberOfTries < 3
         })
         try holder.write { db in
@@ -149,7 +148,7 @@ import Testing
             }
             #expect(error?.resultCode == .SQLITE_BUSY)
         }
-        #expect(tries.withLock { $0 } == 4)
+        #expect(tries.value == 4)
         #expect(try names(waiter) == ["holder"])
     }
 
