@@ -33,6 +33,7 @@ extension Database {
 
     func makeStatement(sql: String, persistent: Bool) throws -> Statement {
         preconditionValidAccess()
+        try checkNoNULCharacter(sql)
         return try sql.withCString { start in
             var tail: UnsafePointer<CChar>?
             guard let statement = try prepareStatement(at: start, tail: &tail, persistent: persistent) else {
@@ -45,6 +46,15 @@ extension Database {
                     sql: sql)
             }
             return statement
+        }
+    }
+
+    /// SQLite stops reading SQL at a NUL character: what follows it would
+    /// be silently ignored (`DELETE FROM player\0WHERE id = 1` would delete
+    /// every row).
+    private func checkNoNULCharacter(_ sql: String) throws {
+        if sql.utf8.contains(0) {
+            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "SQL contains a NUL character", sql: sql)
         }
     }
 
@@ -102,6 +112,7 @@ extension Database {
     /// statement are an error before it runs.
     public func execute(sql: String, arguments: StatementArguments = StatementArguments()) throws {
         preconditionValidAccess()
+        try checkNoNULCharacter(sql)
         let givenArguments = arguments
         var arguments = arguments
         func unusedArgumentsError(_ message: String) -> DatabaseError {

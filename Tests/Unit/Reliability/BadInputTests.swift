@@ -106,6 +106,27 @@ import Testing
         #expect(try dbQueue.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM player") } == 2)
     }
 
+    /// SQLite stops reading at a NUL character: without a check, the rest
+    /// of the SQL would be ignored, here the WHERE clause.
+    @Test func nulCharacterInSQL() throws {
+        let dbQueue = try makeDatabase()
+        let sql = "DELETE FROM player\0WHERE id = 1"
+        for run in [
+            { try dbQueue.write { try $0.execute(sql: sql) } },
+            { try dbQueue.writeWithoutTransaction { try $0.makeStatement(sql: sql).execute() } },
+            { try dbQueue.writeWithoutTransaction { try $0.cachedStatement(sql: sql).execute() } },
+            { _ = try dbQueue.read { try Row.fetchAll($0, sql: "SELECT * FROM player\0WHERE id = 1") } },
+        ] {
+            let error = databaseError(run)
+            #expect(error?.resultCode == .SQLITE_MISUSE)
+            #expect(error?.message == "SQL contains a NUL character")
+        }
+        #expect(try dbQueue.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM player") } == 2)
+        // NUL characters in values are fine: they are arguments.
+        try dbQueue.write { try $0.execute(sql: "UPDATE player SET name = ? WHERE id = 1", arguments: ["a\0b"]) }
+        #expect(try dbQueue.read { try String.fetchOne($0, sql: "SELECT name FROM player WHERE id = 1") } == "a\0b")
+    }
+
     // MARK: - Arguments
 
     @Test func wrongNumberOfPositionalArguments() throws {
