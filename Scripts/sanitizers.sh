@@ -21,6 +21,8 @@ done
 # Stop at the first report; halt_on_error keeps the report next to its test.
 export TSAN_OPTIONS="${TSAN_OPTIONS:-halt_on_error=1 second_deadlock_stack=1}"
 export ASAN_OPTIONS="${ASAN_OPTIONS:-halt_on_error=1 detect_leaks=1}"
+# Leaks of the toolchain's libraries (XCTest, Foundation.Process), not GRDBLite's.
+export LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$PWD/Scripts/lsan-suppressions.txt print_suppressions=0}"
 
 status=0
 summary=""
@@ -33,7 +35,7 @@ for sanitizer in "${sanitizers[@]}"; do
     result=$?
     end=$(date +%s)
     reports=$(grep -c -E "WARNING: ThreadSanitizer|ERROR: AddressSanitizer|ERROR: LeakSanitizer" "$log")
-    tests=$(grep -a -o -E "Test run with [0-9]+ tests? in [0-9]+ suites? (passed|failed)[^.]*" "$log" | tail -1)
+    tests=$(grep -a -o -E "Test run with [0-9]+ tests? in [0-9]+ suites? (passed|failed) after [0-9.]+ seconds( with [0-9]+ issues?)?" "$log" | tail -1)
     line="$sanitizer: build $((built - start))s, tests $((end - built))s; ${tests:-no test summary}; $reports sanitizer reports; exit $result (log: $log)"
     echo "$line"
     summary+="$line"$'\n'

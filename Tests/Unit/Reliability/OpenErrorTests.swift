@@ -214,7 +214,9 @@ import Testing
         let error = databaseError {
             try dbQueue.write { try $0.execute(sql: "INSERT INTO t (id) VALUES (2)") }
         }
-        #expect(error?.resultCode == .SQLITE_CANTOPEN || error?.resultCode == .SQLITE_READONLY || error?.resultCode == .SQLITE_IOERR)
+        #expect(error?.resultCode == .SQLITE_CANTOPEN)
+        #expect(error?.message == "unable to open database file")
+        #expect(error?.sql == "INSERT INTO t (id) VALUES (2)")
         #expect(try dbQueue.read { try Int.fetchAll($0, sql: "SELECT id FROM t") } == [1])
 
         // Once the directory is writable again, the queue writes.
