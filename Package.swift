@@ -39,6 +39,11 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
+        // The child process of the crash and multi-process tests
+        // (Tests/Reliability): writes transactions until it is killed.
+        .executableTarget(
+            name: "grdblite-crash-writer",
+            dependencies: ["GRDBLite"]),
         .testTarget(
             name: "UnitTests",
             dependencies: ["GRDBLite"],
@@ -53,6 +58,18 @@ let package = Package(
             ],
             path: "Tests/Property",
             exclude: ["README.md"]),
+        // Fault injection for tests: an SQLite VFS that fails I/O on
+        // demand, and an allocator that fails on demand.
+        .target(
+            name: "CFaultInjection",
+            dependencies: ["CSQLite"],
+            path: "Tests/Support/CFaultInjection"),
+        // Tests that need other processes or fault injection: crash
+        // safety, multi-process locking, I/O errors, out-of-memory.
+        .testTarget(
+            name: "ReliabilityTests",
+            dependencies: ["GRDBLite", "CFaultInjection", "grdblite-crash-writer"],
+            path: "Tests/Reliability"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -33,18 +33,28 @@ extension Database {
 
     func makeStatement(sql: String, persistent: Bool) throws -> Statement {
         preconditionValidAccess()
+        try checkNoNULCharacter(sql)
         return try sql.withCString { start in
             var tail: UnsafePointer<CChar>?
             guard let statement = try prepareStatement(at: start, tail: &tail, persistent: persistent) else {
                 throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "empty statement", sql: sql)
             }
-            if let tail, try hasStatement(at: tail) {
+            if let tail, hasStatement(at: tail) {
                 throw DatabaseError(
                     resultCode: .SQLITE_MISUSE,
                     message: "multiple statements found: use execute(sql:) to run several statements",
                     sql: sql)
             }
             return statement
+        }
+    }
+
+    /// SQLite stops reading SQL at a NUL character: what follows it would
+    /// be silently ignored (`DELETE FROM player\0WHERE id = 1` would delete
+    /// every row).
+    private func checkNoNULCharacter(_ sql: String) throws {
+        if sql.utf8.contains(0) {
+            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "SQL contains a NUL character", sql: sql)
         }
     }
 
@@ -70,7 +80,7 @@ extension Database {
     }
 
     /// Whether statements remain after the end of a compiled one.
-    private func hasStatement(at sql: UnsafePointer<CChar>) throws -> Bool {
+    private func hasStatement(at sql: UnsafePointer<CChar>) -> Bool {
         var pointer = sql
         while pointer.pointee != 0 {
             let byte = UInt8(bitPattern: pointer.pointee)
@@ -78,9 +88,14 @@ extension Database {
             pointer += 1
         }
         if pointer.pointee == 0 { return false }
-        // Comments only? Ask SQLite.
+        // Comments only? Ask SQLite. A statement that doesn't compile yet
+        // may need the ones before it (CREATE TABLE, then INSERT): it counts.
         var tail: UnsafePointer<CChar>?
-        return try prepareStatement(at: pointer, tail: &tail, persistent: false) != nil
+        do {
+            return try prepareStatement(at: pointer, tail: &tail, persistent: false) != nil
+        } catch {
+            return true
+        }
     }
 
     // MARK: - Executing SQL
@@ -95,9 +110,22 @@ extension Database {
     ///     INSERT INTO player (name) VALUES (?);
     ///     """, arguments: ["Arthur"])
     /// ```
+    ///
+    /// Statements run one after the other: when one fails, or lacks
+    /// arguments, the ones before it have run (run them in a transaction
+    /// to make them all or nothing). Arguments left over for the last
+    /// statement are an error before it runs.
     public func execute(sql: String, arguments: StatementArguments = StatementArguments()) throws {
         preconditionValidAccess()
+        try checkNoNULCharacter(sql)
+        let givenArguments = arguments
         var arguments = arguments
+        func unusedArgumentsError(_ message: String) -> DatabaseError {
+            DatabaseError(
+                resultCode: .SQLITE_MISUSE,
+                message: "wrong number of statement arguments: \(message)",
+                sql: sql, arguments: givenArguments)
+        }
         try sql.withCString { start in
             var current = start
             while current.pointee != 0 {
@@ -106,17 +134,21 @@ extension Database {
                     break
                 }
                 let bindings = try arguments.extractBindings(forStatement: statement, allowingRemainingValues: true)
-                statement.bind(bindings, arguments: StatementArguments(bindings))
+                if _slowPath(!arguments.values.isEmpty), !(tail.map(hasStatement(at:)) ?? false) {
+                    // Values are left over and no statement follows.
+                    if current == start {
+                        throw unusedArgumentsError("\(givenArguments.values.count) given, \(bindings.count) expected")
+                    }
+                    throw unusedArgumentsError("\(arguments.values.count) left unused")
+                }
+                try statement.bind(bindings, arguments: StatementArguments(bindings))
                 try executeToCompletion(statement)
                 guard let tail else { break }
                 current = tail
             }
         }
         if !arguments.values.isEmpty {
-            throw DatabaseError(
-                resultCode: .SQLITE_MISUSE,
-                message: "wrong number of statement arguments: \(arguments.values.count) left unused",
-                sql: sql, arguments: arguments)
+            throw unusedArgumentsError("\(arguments.values.count) left unused")
         }
     }
 
@@ -138,6 +170,9 @@ extension Database {
     @usableFromInline
     func statementWillExecute(_ statement: Statement) throws {
         preconditionValidAccess()
+        if _slowPath(needsRollback || needsQueryOnlyReset) {
+            try recoverFromFailedCleanup()
+        }
         if isInsideTransactionBlock && sqlite3_get_autocommit(sqliteConnection) != 0 {
             try checkForAbortedTransaction(sql: statement.sql, arguments: statement.arguments)
         }
@@ -151,6 +186,10 @@ extension Database {
             // A rollback may undo schema changes.
             schemaCache.removeAll()
             recordStorage = nil
+            // SQLite recompiles a statement after a schema change, and
+            // `SELECT *` may then return other columns than the Statement
+            // knows about.
+            statementCache.removeAll()
         }
         if statement.info.changesSchema {
             // As GRDB: SQLite recompiles statements after a schema change,

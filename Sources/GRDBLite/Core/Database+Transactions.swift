@@ -116,6 +116,7 @@ extension Database {
     /// throw (and rethrows the error). Outside of a transaction, opens a
     /// transaction instead.
     public func inSavepoint(_ operations: () throws -> TransactionCompletion) throws {
+        try rollbackIfNeeded()
         if !isInsideTransaction {
             try inTransaction(nil, operations)
             return
@@ -125,7 +126,14 @@ extension Database {
             operations,
             commit: { try execute(sql: "RELEASE SAVEPOINT grdblite") },
             rollback: {
-                try execute(sql: "ROLLBACK TRANSACTION TO SAVEPOINT grdblite")
+                do {
+                    try execute(sql: "ROLLBACK TRANSACTION TO SAVEPOINT grdblite")
+                } catch {
+                    // The changes of the savepoint are still there: the
+                    // whole transaction must be rolled back.
+                    needsRollback = isInsideTransaction
+                    throw error
+                }
                 try execute(sql: "RELEASE SAVEPOINT grdblite")
             })
     }
@@ -179,10 +187,25 @@ extension Database {
 
     /// Rolls back the current transaction, if any. SQLite may already have
     /// rolled it back after an error (`SQLITE_FULL`, `SQLITE_BUSY`...).
+    ///
+    /// If the rollback itself fails (`SQLITE_NOMEM`), the connection rolls
+    /// the transaction back before it runs anything else: until then,
+    /// every statement fails.
     public func rollback() throws {
+        needsRollback = false
         if isInsideTransaction {
-            try execute(sql: "ROLLBACK TRANSACTION")
+            do {
+                try execute(sql: "ROLLBACK TRANSACTION")
+            } catch {
+                needsRollback = isInsideTransaction
+                throw error
+            }
         }
+    }
+
+    /// Rolls back a transaction whose rollback failed.
+    func rollbackIfNeeded() throws {
+        if needsRollback { try rollback() }
     }
 
     /// Inside `inTransaction` or `inSavepoint`, a transaction that SQLite
@@ -190,7 +213,7 @@ extension Database {
     /// further statements fail with `SQLITE_ABORT`, instead of running them
     /// in autocommit mode.
     func checkForAbortedTransaction(sql: String? = nil, arguments: StatementArguments? = nil) throws {
-        if isInsideTransactionBlock && sqlite3_get_autocommit(sqliteConnection) != 0 {
+        if isInsideTransactionBlock && (needsRollback || sqlite3_get_autocommit(sqliteConnection) != 0) {
             throw DatabaseError(
                 resultCode: .SQLITE_ABORT,
                 message: "Transaction was aborted",
@@ -212,21 +235,52 @@ extension Database {
     public func readOnly<T>(_ value: () throws -> T) throws -> T {
         if configuration.readonly { return try value() }
         if readOnlyDepth == 0 {
-            try execute(sql: "PRAGMA query_only = 1")
+            // A flag pragma takes effect when it compiles: if it fails, it
+            // may have switched query_only on.
+            needsQueryOnlyReset = false
+            do {
+                try execute(sql: "PRAGMA query_only = 1")
+            } catch {
+                needsQueryOnlyReset = true
+                throw error
+            }
         }
         readOnlyDepth += 1
         defer {
             readOnlyDepth -= 1
             if readOnlyDepth == 0 {
-                try? execute(sql: "PRAGMA query_only = 0")
+                do {
+                    try execute(sql: "PRAGMA query_only = 0")
+                } catch {
+                    // Out of memory: the next statement retries, so that
+                    // the connection does not stay read-only.
+                    needsQueryOnlyReset = true
+                }
             }
         }
         return try value()
     }
 
+    /// Restores what a failed cleanup left behind (out of memory): rolls
+    /// back a transaction whose rollback failed, and allows writes again
+    /// after a read-only access. Runs before the next statement.
+    func recoverFromFailedCleanup() throws {
+        if needsQueryOnlyReset && readOnlyDepth == 0 {
+            needsQueryOnlyReset = false
+            do {
+                try execute(sql: "PRAGMA query_only = 0")
+            } catch {
+                needsQueryOnlyReset = true
+                throw error
+            }
+        }
+        try rollbackIfNeeded()
+    }
+
     /// Runs `block` in a transaction (a savepoint when one is already
     /// open), read-only if asked.
     func isolated<T>(readOnly: Bool, _ block: () throws -> T) throws -> T {
+        try rollbackIfNeeded()
         if isInsideTransaction {
             return readOnly ? try self.readOnly(block) : try block()
         }

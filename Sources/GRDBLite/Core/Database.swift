@@ -39,6 +39,13 @@ public final class Database {
     /// Inside `inTransaction` or `inSavepoint`: an aborted transaction is
     /// then an error (see `checkForAbortedTransaction`).
     var isInsideTransactionBlock = false
+    /// Set when a rollback failed (out of memory) and left its transaction
+    /// open: the transaction is rolled back before anything else runs on
+    /// the connection, so that later writes can't end up in it.
+    var needsRollback = false
+    /// Set when `PRAGMA query_only = 0` failed (out of memory) at the end
+    /// of a read-only access: it runs again before the next statement.
+    var needsQueryOnlyReset = false
     /// Depth of `readOnly` calls.
     var readOnlyDepth = 0
     /// The open savepoints, innermost last, in ASCII lowercase (SQLite
@@ -90,8 +97,14 @@ public final class Database {
             grdblite_disable_dqs(sqliteConnection)
         }
         // GRDB's functions and collations, which schemas may use.
-        DatabaseFunction.builtIn.forEach(add(function:))
-        DatabaseCollation.builtIn.forEach(add(collation:))
+        for function in DatabaseFunction.builtIn {
+            functions[function.id] = function
+            try function.install(in: self)
+        }
+        for collation in DatabaseCollation.builtIn {
+            collations[collation.name.lowercased()] = collation
+            try collation.install(in: self)
+        }
         switch configuration.busyMode {
         case .immediateError:
             break

@@ -62,7 +62,9 @@ public final class DatabaseCollation: Hashable, Sendable {
         .localizedCompare, .localizedStandardCompare,
     ]
 
-    func install(in db: Database) {
+    /// Registers the collation on a connection; throws when SQLite can't
+    /// (out of memory).
+    func install(in db: Database) throws {
         let context = Unmanaged.passRetained(self).toOpaque()
         let code = sqlite3_create_collation_v2(
             db.sqliteConnection, name, SQLITE_UTF8, context,
@@ -74,7 +76,9 @@ public final class DatabaseCollation: Hashable, Sendable {
             },
             { Unmanaged<DatabaseCollation>.fromOpaque($0!).release() })
         if code != SQLITE_OK {
-            fatalError("\(DatabaseError(resultCode: code, message: db.lastErrorMessage))")
+            // SQLite doesn't call xDestroy when registration fails.
+            Unmanaged<DatabaseCollation>.fromOpaque(context).release()
+            throw DatabaseError(resultCode: code, message: db.lastErrorMessage)
         }
     }
 }
@@ -84,7 +88,11 @@ extension Database {
     public func add(collation: DatabaseCollation) {
         preconditionValidAccess()
         collations[collation.name.lowercased()] = collation
-        collation.install(in: self)
+        do {
+            try collation.install(in: self)
+        } catch {
+            fatalError("Could not add collation \(collation.name): \(error)")
+        }
     }
 
     /// Removes a custom collation.

@@ -82,8 +82,9 @@ public final class DatabaseFunction: Hashable, @unchecked Sendable {
         hasher.combine(id)
     }
 
-    /// Registers the function on a connection.
-    func install(in db: Database) {
+    /// Registers the function on a connection; throws when SQLite can't
+    /// (out of memory). SQLite calls xDestroy when registration fails.
+    func install(in db: Database) throws {
         let flags = SQLITE_UTF8 | (isPure ? SQLITE_DETERMINISTIC : 0)
         // SQLite owns a retained reference, released by xDestroy.
         let context = Unmanaged.passRetained(self).toOpaque()
@@ -136,7 +137,7 @@ public final class DatabaseFunction: Hashable, @unchecked Sendable {
                 destroy)
         }
         if code != SQLITE_OK {
-            fatalError("\(DatabaseError(resultCode: code, message: db.lastErrorMessage))")
+            throw DatabaseError(resultCode: code, message: db.lastErrorMessage)
         }
     }
 
@@ -266,7 +267,11 @@ extension Database {
     public func add(function: DatabaseFunction) {
         preconditionValidAccess()
         functions[function.id] = function
-        function.install(in: self)
+        do {
+            try function.install(in: self)
+        } catch {
+            fatalError("Could not add function \(function.name): \(error)")
+        }
     }
 
     /// Removes a custom SQL function.

@@ -68,6 +68,7 @@ public final class DatabaseQueue: @unchecked Sendable {
         try queue.sync {
             if isClosed.withLock({ $0 }) { return }
             try db.withAccess { db in
+                try db.rollbackIfNeeded()
                 if db.isInsideTransaction {
                     throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "can't close a database inside a transaction")
                 }

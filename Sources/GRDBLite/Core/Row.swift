@@ -161,7 +161,7 @@ public final class Row {
 
     func columnName(atUncheckedIndex index: Int) -> String {
         if let statement {
-            return String(cString: sqlite3_column_name(statement.sqliteStatement, CInt(truncatingIfNeeded: offset &+ index)))
+            return GRDBLite.columnName(statement.sqliteStatement, CInt(truncatingIfNeeded: offset &+ index))
         }
         return storedNames[offset + index]
     }

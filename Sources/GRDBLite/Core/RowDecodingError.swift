@@ -73,10 +73,19 @@ public struct RowDecodingError: Error, CustomStringConvertible, Sendable {
         RowDecodingError(
             kind: .valueMismatch,
             key: row.columnName(atUncheckedIndex: columnIndex),
-            typeName: String(describing: type),
+            typeName: nonOptionalName(type),
             databaseValue: databaseValue,
             columnIndex: columnIndex,
             row: row)
+    }
+
+    /// The name of `type` without `Optional`: NULL always converts to an
+    /// optional, so a mismatch is about the wrapped type (`fetchOne`
+    /// decodes `String?` to return a `String`).
+    static func nonOptionalName(_ type: Any.Type) -> String {
+        var type = type
+        while let optional = type as? any _OptionalType.Type { type = optional.wrappedType }
+        return String(describing: type)
     }
 
     /// `row` has no column named `name`.
@@ -102,4 +111,13 @@ public struct RowDecodingError: Error, CustomStringConvertible, Sendable {
 
     /// The error of a nested decoder (JSON), if any.
     public private(set) var underlyingDescription: String?
+}
+
+/// Gives the wrapped type of an optional type.
+protocol _OptionalType {
+    static var wrappedType: Any.Type { get }
+}
+
+extension Optional: _OptionalType {
+    static var wrappedType: Any.Type { Wrapped.self }
 }

@@ -16,16 +16,14 @@ import CSQLite
 public final class Statement {
     /// The raw SQLite statement, for the SQLite C API. Don't finalize it.
     public let sqliteStatement: SQLiteStatement
-    /// The connection that prepared the statement. A strong reference: the
-    /// hot paths read it without reference counting. The connection's
-    /// statement caches are emptied when it closes, which breaks the cycle.
-    @usableFromInline let database: Database
+    /// The connection that prepared the statement.
+    @usableFromInline unowned let database: Database
     /// The SQL of the statement, without surrounding white space and semicolons.
     public let sql: String
     /// The number of columns of the rows the statement returns.
     public let columnCount: Int
     /// For each parameter, its name without prefix, or nil for `?`.
-    let argumentNames: [String?]
+    @usableFromInline let argumentNames: [String?]
     /// What the statement does, from the authorizer.
     let info: StatementInfo
     /// Column name lookups of the current row, remembered across rows.
@@ -39,7 +37,7 @@ public final class Statement {
 
     /// The column names, left to right.
     public private(set) lazy var columnNames: [String] = (0..<CInt(columnCount)).map {
-        String(cString: sqlite3_column_name(sqliteStatement, $0))
+        columnName(sqliteStatement, $0)
     }
 
     init(database: Database, sqliteStatement: SQLiteStatement, info: StatementInfo) {
@@ -100,15 +98,16 @@ public final class Statement {
         _ = try arguments.extractBindings(forStatement: self, allowingRemainingValues: false)
     }
 
-    /// Validates and binds arguments.
+    /// Validates and binds arguments. On failure, the statement keeps its
+    /// previous arguments, and binds them again before it next runs.
     public func setArguments(_ arguments: StatementArguments) throws {
         sqlite3_reset(sqliteStatement)
         sqlite3_clear_bindings(sqliteStatement)
         do {
             try arguments.bind(to: self)
         } catch {
-            _arguments = StatementArguments()
-            argumentsAreBound = false
+            sqlite3_clear_bindings(sqliteStatement)
+            argumentsAreBound = argumentNames.isEmpty
             throw error
         }
         _arguments = arguments
@@ -118,36 +117,36 @@ public final class Statement {
     /// Binds arguments without validation: the caller guarantees they fit.
     public func setUncheckedArguments(_ arguments: StatementArguments) {
         var consumable = arguments
-        guard let bindings = try? consumable.extractBindings(forStatement: self, allowingRemainingValues: true) else {
-            fatalError("Arguments \(arguments) don't fit statement `\(sql)`")
+        do {
+            let bindings = try consumable.extractBindings(forStatement: self, allowingRemainingValues: true)
+            try bind(bindings, arguments: arguments)
+        } catch {
+            fatalError("Arguments \(arguments) don't fit statement `\(sql)`: \(error)")
         }
-        bind(bindings, arguments: arguments)
     }
 
     /// Binds values extracted by `extractBindings`.
-    func bind(_ bindings: [DatabaseValue], arguments: StatementArguments) {
+    func bind(_ bindings: [DatabaseValue], arguments: StatementArguments) throws {
         sqlite3_reset(sqliteStatement)
         sqlite3_clear_bindings(sqliteStatement)
         for (index, value) in bindings.enumerated() {
-            checkBinding(value.bind(to: sqliteStatement, at: CInt(index + 1)))
+            let code = value.bind(to: sqliteStatement, at: CInt(index + 1))
+            if code != SQLITE_OK { throw bindingFailure(code, arguments: arguments) }
         }
         _arguments = arguments
         argumentsAreBound = true
     }
 
-    /// Binding only fails on a programmer error (a string over SQLite's
-    /// size limit): trap with SQLite's message.
-    @inlinable
-    @inline(__always)
-    func checkBinding(_ code: CInt) {
-        if _slowPath(code != SQLITE_OK) {
-            bindingFailure(code)
-        }
-    }
-
+    /// The error of a value that SQLite could not bind: out of memory
+    /// while copying it (`SQLITE_NOMEM`), or over SQLite's length limit
+    /// (`SQLITE_TOOBIG`). Leaves the statement without bound values, so
+    /// that it can't run with some of them.
     @usableFromInline
-    func bindingFailure(_ code: CInt) -> Never {
-        fatalError("\(DatabaseError(resultCode: code, message: database.lastErrorMessage, sql: sql))")
+    func bindingFailure(_ code: CInt, arguments: StatementArguments?) -> DatabaseError {
+        let message = database.lastErrorMessage
+        sqlite3_clear_bindings(sqliteStatement)
+        argumentsAreBound = argumentNames.isEmpty
+        return DatabaseError(resultCode: code, message: message, sql: sql, arguments: arguments)
     }
 
     /// Makes sure parameters have values before the statement runs.
@@ -186,12 +185,16 @@ public final class Statement {
     public func execute<each Value: DatabaseValueConvertible>(values: repeat each Value) throws {
         sqlite3_reset(sqliteStatement)
         var count: CInt = 0
+        var code = SQLITE_OK
         for value in repeat each values {
             count += 1
-            checkBinding(value.bind(to: sqliteStatement, at: count))
+            // Extra values are reported by executeBoundValues.
+            if code == SQLITE_OK && count <= argumentNames.count {
+                code = value.bind(to: sqliteStatement, at: count)
+            }
         }
         do {
-            try executeBoundValues(count: Int(count))
+            try executeBoundValues(count: Int(count), bindingResult: code)
         } catch let error as DatabaseError {
             // Arguments are only built for the error message.
             throw DatabaseError(
@@ -217,13 +220,16 @@ public final class Statement {
     public func execute<each Value: DatabaseValueConvertible>(named values: repeat (String, each Value)) throws {
         sqlite3_reset(sqliteStatement)
         var count = 0
-        for pair in repeat each values {
-            let index = try parameterIndex(named: pair.0, hint: count)
-            checkBinding(pair.1.bind(to: sqliteStatement, at: index))
-            count += 1
-        }
+        var code = SQLITE_OK
         do {
-            try executeBoundValues(count: count)
+            for pair in repeat each values {
+                let index = try parameterIndex(named: pair.0, hint: count)
+                if code == SQLITE_OK {
+                    code = pair.1.bind(to: sqliteStatement, at: index)
+                }
+                count += 1
+            }
+            try executeBoundValues(count: count, bindingResult: code)
         } catch let error as DatabaseError {
             // Arguments are only built for the error message.
             throw DatabaseError(
@@ -243,26 +249,41 @@ public final class Statement {
         if let index = argumentNames.firstIndex(where: { $0 == name }) {
             return CInt(index + 1)
         }
+        sqlite3_clear_bindings(sqliteStatement)
+        argumentsAreBound = argumentNames.isEmpty
         throw DatabaseError(
             resultCode: .SQLITE_MISUSE,
             message: "no parameter named \(String(reflecting: name)) in statement",
             sql: sql)
     }
 
-    /// Runs the statement with `count` values bound by `execute(values:)`.
+    /// Runs the statement with `count` values bound by `execute(values:)`;
+    /// `bindingResult` is the first binding error, if any.
     @usableFromInline
-    func executeBoundValues(count: Int) throws {
+    func executeBoundValues(count: Int, bindingResult: CInt) throws {
         if count != argumentNames.count {
+            sqlite3_clear_bindings(sqliteStatement)
+            argumentsAreBound = argumentNames.isEmpty
             throw DatabaseError(
                 resultCode: .SQLITE_MISUSE,
                 message: "wrong number of statement arguments: \(count) given, \(argumentNames.count) expected",
                 sql: sql)
+        }
+        if bindingResult != SQLITE_OK {
+            throw bindingFailure(bindingResult, arguments: nil)
         }
         if !_arguments.isEmpty { _arguments = StatementArguments() }
         argumentsAreBound = true
         try database.executeToCompletion(self)
     }
 
+}
+
+/// The name of a column; empty if SQLite has none (out of memory, or a
+/// statement that SQLite recompiled with fewer columns after a schema
+/// change).
+func columnName(_ sqliteStatement: SQLiteStatement, _ index: CInt) -> String {
+    sqlite3_column_name(sqliteStatement, index).map { String(cString: $0) } ?? ""
 }
 
 /// The named database values of a parameter pack.

@@ -1,3 +1,5 @@
+import CSQLite
+
 /// The values bound to the parameters of a statement: positional (`?`)
 /// and named (`:name`, `$name`, `@name`).
 ///
@@ -129,7 +131,8 @@ public struct StatementArguments: Hashable, Sendable {
                 _ = try copy.extractBindings(forStatement: statement, allowingRemainingValues: false)
                 return
             }
-            statement.checkBinding(value.bind(to: sqliteStatement, at: CInt(offset + 1)))
+            let code = value.bind(to: sqliteStatement, at: CInt(offset + 1))
+            if code != SQLITE_OK { throw statement.bindingFailure(code, arguments: self) }
         }
         if consumed < values.count {
             var copy = self

@@ -90,7 +90,10 @@ final class RecordStorage {
         sqlite3_reset(sqliteStatement)
         let values = container.values
         for index in 0..<container.setCount {
-            statement.checkBinding(values[index].bind(to: sqliteStatement, at: CInt(index + 1)))
+            let code = values[index].bind(to: sqliteStatement, at: CInt(index + 1))
+            if code != SQLITE_OK {
+                throw statement.bindingFailure(code, arguments: StatementArguments(container.databaseValues))
+            }
         }
         do {
             try db.executeToCompletion(statement)

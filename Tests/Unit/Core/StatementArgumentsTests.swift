@@ -74,7 +74,7 @@ import GRDBLite
                 try db.execute(sql: "SELECT ?; SELECT ?", arguments: [1, 2, 3])
             })
             #expect(executeError.message == "wrong number of statement arguments: 1 left unused")
-            #expect(executeError.arguments == [3])
+            #expect(executeError.arguments == [1, 2, 3])
             #expect(throws: DatabaseError.self) { try db.execute(sql: "SELECT 1", arguments: [1]) }
         }
     }

@@ -79,7 +79,7 @@ enum IntegerWidth: String, CaseIterable, Sendable {
                 let optionalError = #expect(throws: RowDecodingError.self) {
                     try T.fetchOne(db, sql: "SELECT ? AS i", arguments: [value])
                 }
-                #expect(optionalError?.description.hasPrefix("could not decode Optional<\(T.self)> from database value \(value) - column: \"i\"") == true)
+                #expect(optionalError?.description.hasPrefix("could not decode \(T.self) from database value \(value) - column: \"i\"") == true)
                 #expect(throws: RowDecodingError.self) { try T?.fetchOne(db, sql: "SELECT ?", arguments: [value]) }
                 let copiedRow = try #require(try Row.fetchOne(db, sql: "SELECT ? AS i", arguments: [value]))
                 #expect(throws: RowDecodingError.self) { try copiedRow.decode(T.self, atIndex: 0) }

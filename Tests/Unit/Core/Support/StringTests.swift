@@ -43,7 +43,7 @@ import GRDBLite
             #expect(try String.fetchOne(db, sql: "SELECT typeof(CAST(x'61FF62' AS TEXT))") == "text")
             let error = #expect(throws: RowDecodingError.self) { try String.fetchOne(db, sql: sql) }
             // fetchOne decodes an optional
-            #expect(error?.description.hasPrefix(#"could not decode Optional<String> from database value Data(3 bytes) - column: "s""#) == true)
+            #expect(error?.description.hasPrefix(#"could not decode String from database value Data(3 bytes) - column: "s""#) == true)
             let row = try #require(try Row.fetchOne(db, sql: sql))
             #expect(throws: RowDecodingError.self) { try row.decode(String.self, forColumn: "s") }
             // The bytes are kept as they are.

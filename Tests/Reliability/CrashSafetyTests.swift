@@ -1,0 +1,132 @@
+import Foundation
+import GRDBLite
+import Testing
+@testable import grdblite_crash_writer
+
+/// A child process commits transactions in a loop and reports each commit
+/// on a pipe; it is killed with SIGKILL at a random point; the database
+/// must then open, pass `PRAGMA integrity_check`, and hold every reported
+/// transaction, each one complete (see `CrashWorkload.verify`).
+///
+/// 5 kills per journal mode by default; `GRDBLITE_RELIABILITY_SCALE=N`
+/// runs N times more. `GRDBLITE_SEED` replays a run.
+@Suite struct CrashSafetyTests {
+    @Test(arguments: ["rollback", "wal"])
+    func committedTransactionsSurviveSIGKILL(mode: String) throws {
+        var (random, seed) = SeededGenerator.fromEnvironment()
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.path("crash.sqlite")
+        var config = Configuration()
+        config.journalMode = mode == "wal" ? .wal : .default
+
+        let kills = 5 * reliabilityScale
+        var durable = 0            // the last transaction known to be committed
+        var leftovers = 0          // kills that left a rollback journal or a WAL to recover
+        var committedUnreported = 0
+        for round in 1...kills {
+            let child = try ChildProcess(["write", path, mode])
+            // Kill after a random number of reported commits, then after a
+            // random amount of work, so that the kill lands anywhere in the
+            // child's loop (opening, writing, committing, reporting).
+            let commits = Int.random(in: 0...8, using: &random)
+            for _ in 0..<commits {
+                guard let line = child.readLine() else {
+                    child.killNow()
+                    Issue.record("child stopped: \(child.errorOutput()) (seed \(seed), round \(round))")
+                    return
+                }
+                let reported = try #require(Int(line.dropFirst("committed ".count)))
+                #expect(reported == durable + 1, "commits are reported in order (seed \(seed))")
+                durable = reported
+            }
+            spin(Int.random(in: 0..<300_000, using: &random))
+            child.killNow()
+            #expect(child.process.terminationReason == .uncaughtSignal, "child died of SIGKILL, not of an error: \(child.errorOutput())")
+            let leftover = path + (mode == "wal" ? "-wal" : "-journal")
+            if let size = try? FileManager.default.attributesOfItem(atPath: leftover)[.size] as? Int, size > 0 {
+                leftovers += 1
+            }
+
+            let dbQueue = try DatabaseQueue(path: path, configuration: config)
+            let last: Int
+            do {
+                last = try dbQueue.read(CrashWorkload.verify)
+            } catch {
+                Issue.record("after kill \(round) (\(mode), seed \(seed)): \(error)")
+                return
+            }
+            #expect(last >= durable, "reported transaction \(durable) lost after kill \(round) (\(mode), seed \(seed))")
+            committedUnreported += last - durable
+            durable = last
+            try dbQueue.close()
+        }
+        print("""
+            CrashSafetyTests \(mode): \(kills) SIGKILLs survived, \(durable) transactions verified, \
+            \(leftovers) \(mode == "wal" ? "WAL files recovered" : "hot journals rolled back"), \(committedUnreported) commits made before \
+            the kill but not yet reported (seed \(seed))
+            """)
+    }
+
+    /// A new child continues after the last committed transaction, so
+    /// that reported numbers and committed transactions match.
+    @Test func childResumesAfterTheLastCommittedTransaction() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.path("resume.sqlite")
+        let dbQueue = try DatabaseQueue(path: path)
+        try dbQueue.write { db in
+            try db.execute(sql: CrashWorkload.schema)
+            for txn in 1...3 { try CrashWorkload.write(db, txn: txn) }
+        }
+        let child = try ChildProcess(["write", path, "rollback"])
+        try child.expectLine("committed 4")
+        child.killNow()
+        #expect(try dbQueue.read(CrashWorkload.verify) >= 4)
+    }
+}
+
+/// Busy work that the optimizer can't remove.
+@inline(never)
+func spin(_ iterations: Int) {
+    var value = 0
+    for index in 0..<iterations { value = value &* 31 &+ index }
+    withExtendedLifetime(value) { }
+}
+
+/// The checker of the crash tests must catch what it looks for.
+@Suite struct CrashWorkloadVerifierTests {
+    private func database(transactions: Int) throws -> DatabaseQueue {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.execute(sql: CrashWorkload.schema)
+            for txn in 1...transactions { try CrashWorkload.write(db, txn: txn) }
+        }
+        return dbQueue
+    }
+
+    @Test func acceptsCompleteTransactions() throws {
+        #expect(try database(transactions: 40).read(CrashWorkload.verify) == 40)
+        #expect(try DatabaseQueue().read(CrashWorkload.verify) == 0)
+    }
+
+    @Test(arguments: [
+        "DELETE FROM item WHERE rowid = (SELECT MAX(rowid) FROM item)",
+        "DELETE FROM item WHERE txn = 10",
+        "UPDATE item SET payload = x'00' WHERE txn = 40 AND n = 0",
+        "UPDATE counter SET total = total + 1",
+        "DELETE FROM txn WHERE id = 20",
+        "UPDATE txn SET itemCount = itemCount + 1 WHERE id = 39",
+        "INSERT INTO item (txn, n, payload) VALUES (41, 0, x'')",
+    ])
+    func rejectsIncompleteTransactions(damage: String) throws {
+        let dbQueue = try database(transactions: 40)
+        try dbQueue.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA foreign_keys = OFF")
+            try db.execute(sql: damage)
+        }
+        #expect(throws: CrashWorkload.Violation.self) {
+            try dbQueue.read(CrashWorkload.verify)
+        }
+    }
+}

@@ -1,0 +1,207 @@
+import CFaultInjection
+import Foundation
+import GRDBLite
+import Testing
+
+/// Allocation failure injection, after SQLite's own malloc tests: SQLite's
+/// allocator is replaced (process-wide, so each test runs in a child
+/// process: a Swift Testing exit test) by one that fails the N-th
+/// allocation, for N = 1, 2, 3... until the workload runs without reaching
+/// the fault. The workload opens a database observed by a transaction
+/// observer, writes with statements, savepoints and records, and reads
+/// with cursors, rows and `Decodable` records. At each
+/// fault point it must succeed or throw a `DatabaseError`, never crash,
+/// and the queue must then hold the data of before or after the failed
+/// transaction, and accept a retry.
+@Suite struct OutOfMemoryTests {
+    @Test(arguments: [false, true])
+    func everyAllocationFailureIsAnError(persistent: Bool) async throws {
+        // The child reports its findings on stdout; a crash is a signal.
+        let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) { [persistent] in
+            print(OutOfMemoryWorkload.run(persistent: persistent))
+        }
+        guard let result else { return }
+        let output = String(decoding: result.standardOutputContent, as: UTF8.self)
+        for line in output.split(separator: "\n") {
+            if line.hasPrefix("FAILURE ") {
+                Issue.record("\(line.dropFirst("FAILURE ".count))")
+            } else {
+                print(line)
+            }
+        }
+        #expect(output.contains("allocation fault points"))
+    }
+}
+
+/// What runs in the child process.
+enum OutOfMemoryWorkload {
+    struct Player: Codable, FetchableRecord, MutablePersistableRecord, Equatable {
+        var id: Int64?
+        var name: String
+        var score: Int
+        var avatar: Data?
+
+        mutating func didInsert(_ inserted: InsertionSuccess) {
+            id = inserted.rowID
+        }
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Observes every change, so that the observation layer runs too.
+    final class Observer: TransactionObserver {
+        var changes = 0
+        func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { true }
+        func databaseDidChange(with event: DatabaseEvent) { changes += 1 }
+        func databaseDidCommit(_ db: Database) { }
+        func databaseDidRollback(_ db: Database) { }
+    }
+
+    static func makeDatabase() throws -> DatabaseQueue {
+        let dbQueue = try DatabaseQueue()
+        dbQueue.add(transactionObserver: Observer(), extent: .databaseLifetime)
+        try dbQueue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT NOT NULL, score INTEGER NOT NULL, avatar BLOB);
+                CREATE INDEX player_score ON player(score);
+                """)
+            for index in 1...20 {
+                try db.execute(sql: "INSERT INTO player (name, score, avatar) VALUES (?, ?, ?)",
+                               arguments: ["player \(index)", index * 10, index % 3 == 0 ? nil : Data(repeating: UInt8(index), count: 200)])
+            }
+        }
+        return dbQueue
+    }
+
+    static func transaction(_ db: Database) throws {
+        var player = Player(id: nil, name: "Arthur ✨", score: 1000, avatar: Data(repeating: 7, count: 5000))
+        try player.insert(db)
+        player.score += 1
+        try player.update(db)
+        try db.inSavepoint {
+            try db.execute(sql: "DELETE FROM player WHERE score < ?", arguments: [100])
+            return .rollback
+        }
+        try db.execute(sql: "UPDATE player SET name = :name WHERE id = :id", arguments: ["name": "Barbara", "id": 2])
+        try db.execute(sql: "DELETE FROM player WHERE id = ?", arguments: [3])
+        let statement = try db.cachedStatement(sql: "INSERT INTO player (name, score) VALUES (?, ?)")
+        for index in 0..<5 {
+            try statement.execute(values: "bulk \(index)", index)
+        }
+    }
+
+    static func state(_ db: Database) throws -> String {
+        var lines: [String] = []
+        let rows = try Row.fetchCursor(db, sql: "SELECT id, name, score, avatar FROM player ORDER BY id")
+        while let row = try rows.next() {
+            let name: String = row["name"]
+            let avatar: Data? = row["avatar"]
+            lines.append("\(row["id"] as Int64) \(name) \(row["score"] as Int) \(avatar?.count ?? -1)")
+        }
+        let players = try Player.fetchAll(db, sql: "SELECT * FROM player ORDER BY id")
+        guard players.count == lines.count else { throw Failure(description: "records and rows differ") }
+        let names = try String.fetchAll(db, sql: "SELECT name FROM player WHERE score > ? ORDER BY id", arguments: [50])
+        lines.append(names.joined(separator: ","))
+        return lines.joined(separator: "\n")
+    }
+
+    /// Whether `error` is what an allocation failure may cause.
+    static func check(_ error: any Error, _ context: String, _ failures: inout [String], _ codes: inout [String: Int]) {
+        guard let error = error as? DatabaseError else {
+            failures.append("\(context): not a DatabaseError: \(type(of: error)) \(error)")
+            return
+        }
+        codes["\(error.extendedResultCode.rawValue) \(error.message ?? "")", default: 0] += 1
+        if error.resultCode != .SQLITE_NOMEM {
+            failures.append("\(context): \(error)")
+        }
+    }
+
+    /// Returns the report: statistics, and a line starting with
+    /// "FAILURE " for each problem.
+    static func run(persistent: Bool) -> String {
+        do {
+            return try runWithFaults(persistent: persistent)
+        } catch {
+            return "FAILURE \(error)"
+        }
+    }
+
+    static func runWithFaults(persistent: Bool) throws -> String {
+        let code = grdblite_fault_malloc_install()
+        guard code == SQLITE_OK else { throw Failure(description: "can't install the allocator: \(code)") }
+        // The expected states, without faults.
+        let reference = try makeDatabase()
+        let before = try reference.read(state)
+        try reference.write(transaction)
+        let after = try reference.read(state)
+
+        var failures: [String] = []
+        var codes: [String: Int] = [:]
+        var faultPoints = 0
+        var faults = 0
+        let limit = 50_000
+        for countdown in 1...limit {
+            let context = "allocation \(countdown)"
+            grdblite_fault_malloc_arm(Int32(countdown), persistent ? 1 : 0)
+            var dbQueue: DatabaseQueue?
+            var transactionFailed = false
+            do {
+                dbQueue = try makeDatabase()
+            } catch {
+                check(error, context + " (opening)", &failures, &codes)
+            }
+            if let dbQueue {
+                do {
+                    try dbQueue.write(transaction)
+                    _ = try dbQueue.read(state)
+                } catch {
+                    transactionFailed = true
+                    check(error, context, &failures, &codes)
+                }
+            }
+            let injected = Int(grdblite_fault_malloc_fault_count())
+            grdblite_fault_malloc_disarm()
+            if injected == 0 {
+                if transactionFailed || dbQueue == nil { failures.append("\(context): failed without a fault") }
+                faultPoints = countdown - 1
+                break
+            }
+            faults += injected
+            if countdown == limit { failures.append("workload still allocates after \(limit) allocations") }
+
+            // Without faults, the queue works and shows no partial transaction.
+            if let dbQueue {
+                do {
+                    // Writes are allowed (a failed read did not leave the
+                    // connection read-only).
+                    try dbQueue.write { try $0.execute(sql: "DELETE FROM player WHERE name = 'nobody'") }
+                    let current = try dbQueue.read(state)
+                    // A transaction whose rollback failed is rolled back
+                    // by the next access.
+                    if dbQueue.inDatabase({ $0.isInsideTransaction }) {
+                        failures.append("\(context): transaction left open")
+                    }
+                    if current == before {
+                        try dbQueue.write(transaction)
+                    } else if current != after {
+                        failures.append("\(context): partial transaction:\n\(current)")
+                    }
+                    if try dbQueue.read(state) != after {
+                        failures.append("\(context): retry did not give the expected state")
+                    }
+                } catch {
+                    failures.append("\(context): queue unusable after the fault: \(error)")
+                }
+            }
+            if failures.count > 20 { break }
+        }
+        return failures.map { "FAILURE \($0.replacingOccurrences(of: "\n", with: " | "))\n" }.joined() + """
+            OutOfMemoryTests \(persistent ? "persistent" : "transient"): \(faultPoints) allocation fault \
+            points, \(faults) failed allocations; errors: \
+            \(codes.sorted { $0.key < $1.key }.map { "\($0.value)× \($0.key)" }.joined(separator: "; "))
+            """
+    }
+}

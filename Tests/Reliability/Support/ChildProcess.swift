@@ -1,0 +1,151 @@
+import Foundation
+import Testing
+
+/// The `grdblite-crash-writer` executable, built by `swift build` and
+/// `swift test` next to the test binary (the test target depends on it).
+/// `GRDBLITE_CRASH_WRITER` overrides its path.
+func crashWriterURL() throws -> URL {
+    if let path = ProcessInfo.processInfo.environment["GRDBLITE_CRASH_WRITER"] {
+        return URL(fileURLWithPath: path)
+    }
+    // Linux: the test binary is `.build/<triple>/debug/GRDBLitePackageTests.xctest`.
+    // macOS: it is inside `GRDBLitePackageTests.xctest/Contents/MacOS/`.
+    var directory = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+    if !FileManager.default.fileExists(atPath: "/proc/self/exe"), let executable = Bundle.main.executableURL {
+        directory = executable.deletingLastPathComponent()
+    }
+    for candidate in [directory, directory.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()] {
+        let url = candidate.appendingPathComponent("grdblite-crash-writer")
+        if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+    }
+    throw ChildProcessError(description: """
+        grdblite-crash-writer not found next to the test binary in \(directory.path): \
+        build it with `swift build`, or set GRDBLITE_CRASH_WRITER to its path
+        """)
+}
+
+struct ChildProcessError: Error, CustomStringConvertible {
+    var description: String
+}
+
+/// A running `grdblite-crash-writer`, whose stdout is read line by line.
+final class ChildProcess {
+    let process = Process()
+    private let stdout = Pipe()
+    private let stderr = Pipe()
+    private let stdin = Pipe()
+    private var buffer: [UInt8] = []
+
+    init(_ arguments: [String]) throws {
+        process.executableURL = try crashWriterURL()
+        process.arguments = arguments
+        process.standardOutput = stdout
+        process.standardError = stderr
+        process.standardInput = stdin
+        try process.run()
+    }
+
+    deinit {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+
+    /// The next line the child printed, or nil at the end of its output.
+    func readLine() -> String? {
+        let fd = stdout.fileHandleForReading.fileDescriptor
+        while true {
+            if let newline = buffer.firstIndex(of: 0x0A) {
+                let line = String(decoding: buffer[..<newline], as: UTF8.self)
+                buffer.removeSubrange(...newline)
+                return line
+            }
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { return nil }
+            buffer.append(contentsOf: chunk[..<count])
+        }
+    }
+
+    /// Reads a line and checks it.
+    func expectLine(_ expected: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let line = readLine()
+        if line != expected {
+            throw ChildProcessError(description: "expected \"\(expected)\" from the child, got \(line.map { "\"\($0)\"" } ?? "end of output"); stderr: \(errorOutput())")
+        }
+    }
+
+    /// The child's stdin.
+    var input: FileHandle { stdin.fileHandleForWriting }
+
+    /// Writes a line on the child's stdin.
+    func send(_ line: String) {
+        input.write(Data((line + "\n").utf8))
+    }
+
+    /// Kills the child with SIGKILL and waits for it.
+    func killNow() {
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    /// Waits for the child to exit; returns its status.
+    func waitForExit() -> Int32 {
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    /// What the child printed on stderr (once it has exited).
+    func errorOutput() -> String {
+        if process.isRunning { return "(still running)" }
+        return String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    }
+}
+
+/// A temporary directory, removed by `remove()`.
+struct TemporaryDirectory {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("grdblite-reliability-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    func path(_ name: String) -> String {
+        url.appendingPathComponent(name).path
+    }
+
+    func remove() {
+        try? FileManager.default.removeItem(at: url)
+    }
+}
+
+/// A seeded pseudo-random generator (SplitMix64): a failing run prints its
+/// seed, and `GRDBLITE_SEED` replays it.
+struct SeededGenerator: RandomNumberGenerator {
+    private(set) var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    /// A generator seeded from `GRDBLITE_SEED`, or randomly.
+    static func fromEnvironment() -> (SeededGenerator, seed: UInt64) {
+        let seed = ProcessInfo.processInfo.environment["GRDBLITE_SEED"].flatMap { UInt64($0) }
+            ?? UInt64.random(in: 0...UInt64.max)
+        return (SeededGenerator(seed: seed), seed)
+    }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// How much longer than the default the reliability tests run:
+/// `GRDBLITE_RELIABILITY_SCALE=100 swift test --filter Reliability`.
+let reliabilityScale = max(1, ProcessInfo.processInfo.environment["GRDBLITE_RELIABILITY_SCALE"].flatMap { Int($0) } ?? 1)

@@ -1,0 +1,131 @@
+import Dispatch
+import Foundation
+import GRDBLite
+import Synchronization
+import Testing
+
+/// Many threads and tasks write and read through one `DatabaseQueue`:
+/// no write is lost, and no read sees a partial transaction.
+@Suite struct ConcurrencyTests {
+    enum Storage: String, CaseIterable, Sendable { case memory, file, wal }
+
+    /// Ten accounts holding 1000 in total; each transfer moves money between
+    /// two of them and appends to a log, in one transaction.
+    private static let schema = """
+        CREATE TABLE account (id INTEGER PRIMARY KEY, balance INTEGER NOT NULL);
+        CREATE TABLE transfer (id INTEGER PRIMARY KEY, writer TEXT NOT NULL, amount INTEGER NOT NULL);
+        INSERT INTO account (id, balance) VALUES (1, 100), (2, 100), (3, 100), (4, 100), (5, 100), (6, 100), (7, 100), (8, 100), (9, 100), (10, 100);
+        """
+
+    private static func transfer(_ db: Database, writer: String, index: Int) throws {
+        let from = 1 + index % 10
+        let to = 1 + (index * 7 + 3) % 10
+        let amount = index % 13
+        try db.execute(sql: "UPDATE account SET balance = balance - ? WHERE id = ?", arguments: [amount, from])
+        try db.execute(sql: "UPDATE account SET balance = balance + ? WHERE id = ?", arguments: [amount, to])
+        try db.execute(sql: "INSERT INTO transfer (writer, amount) VALUES (?, ?)", arguments: [writer, amount])
+    }
+
+    /// The total (always 1000) and the number of transfers.
+    private static func audit(_ db: Database) throws -> (total: Int, transfers: Int) {
+        let total = try Int.fetchOne(db, sql: "SELECT SUM(balance) FROM account")!
+        let transfers = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM transfer")!
+        return (total, transfers)
+    }
+
+    @Test(arguments: Storage.allCases)
+    func threadsAndTasksLoseNoWrite(storage: Storage) async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        var config = Configuration()
+        config.journalMode = storage == .wal ? .wal : .default
+        let dbQueue = storage == .memory
+            ? try DatabaseQueue(configuration: config)
+            : try DatabaseQueue(path: directory.path("db.sqlite"), configuration: config)
+        try await dbQueue.write { try $0.execute(sql: Self.schema) }
+
+        let writesPerWorker = 50 * reliabilityScale
+        let threadCount = 4
+        let taskCount = 4
+        let readsSeen = Shared(0)
+        let problems = Shared<[String]>([])
+
+        // Threads, with the blocking API: writers and readers.
+        let threads = Task.detached {
+            DispatchQueue.concurrentPerform(iterations: threadCount * 2) { worker in
+                for index in 0..<writesPerWorker {
+                    do {
+                        if worker < threadCount {
+                            try dbQueue.write { try Self.transfer($0, writer: "thread \(worker)", index: index) }
+                        } else {
+                            let audit = try dbQueue.read(Self.audit)
+                            if audit.total != 1000 { problems.update { $0.append("thread read total \(audit.total)") } }
+                            readsSeen.update { $0 += 1 }
+                        }
+                    } catch {
+                        problems.update { $0.append("thread \(worker): \(error)") }
+                    }
+                }
+            }
+        }
+        // Tasks, with the async API: writers and readers.
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for worker in 0..<taskCount {
+                group.addTask {
+                    for index in 0..<writesPerWorker {
+                        try await dbQueue.write { try Self.transfer($0, writer: "task \(worker)", index: index) }
+                    }
+                }
+                group.addTask {
+                    var lastTransfers = 0
+                    for _ in 0..<writesPerWorker {
+                        let audit = try await dbQueue.read(Self.audit)
+                        #expect(audit.total == 1000, "a read saw a partial transaction")
+                        #expect(audit.transfers >= lastTransfers, "a committed transfer disappeared")
+                        lastTransfers = audit.transfers
+                        readsSeen.update { $0 += 1 }
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        await threads.value
+
+        #expect(problems.value == [])
+        let final = try await dbQueue.read(Self.audit)
+        #expect(final.total == 1000)
+        #expect(final.transfers == (threadCount + taskCount) * writesPerWorker)
+        let perWriter = try await dbQueue.read { try Int.fetchAll($0, sql: "SELECT COUNT(*) FROM transfer GROUP BY writer") }
+        #expect(perWriter == Array(repeating: writesPerWorker, count: threadCount + taskCount))
+        #expect(readsSeen.value == (threadCount + taskCount) * writesPerWorker)
+    }
+
+    /// A write that fails in one task does not disturb the others.
+    @Test func failingWritesAmongConcurrentWrites() async throws {
+        let dbQueue = try DatabaseQueue()
+        try await dbQueue.write { try $0.execute(sql: "CREATE TABLE t (id INTEGER PRIMARY KEY, worker INTEGER NOT NULL)") }
+        let failures = Shared(0)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for worker in 0..<8 {
+                group.addTask {
+                    for index in 0..<50 {
+                        do {
+                            try await dbQueue.write { db in
+                                try db.execute(sql: "INSERT INTO t (worker) VALUES (?)", arguments: [worker])
+                                if index % 5 == 0 {
+                                    // A constraint violation after a successful insert.
+                                    try db.execute(sql: "INSERT INTO t (worker) VALUES (NULL)")
+                                }
+                            }
+                        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_NOTNULL {
+                            failures.update { $0 += 1 }
+                        }
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(failures.value == 8 * 10)
+        #expect(try await dbQueue.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM t") } == 8 * 40)
+    }
+}
