@@ -85,6 +85,13 @@ public final class RowCursor: DatabaseCursor {
         try _start(arguments: arguments)
     }
 
+    /// A cursor whose rows have scopes (requests that join associations).
+    init(statement: Statement, arguments: StatementArguments?, row: Row) throws {
+        self.statement = statement
+        self.row = row
+        try _start(arguments: arguments)
+    }
+
     deinit {
         // Release the read lock of a cursor left before its end.
         sqlite3_reset(statement.sqliteStatement)

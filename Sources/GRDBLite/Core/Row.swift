@@ -96,7 +96,21 @@ public final class Row {
 
     /// A copy that does not change when a cursor moves on.
     public func copy() -> Row {
-        if statement == nil { return self }
+        guard let statement else { return self }
+        if !scopeLayouts.isEmpty {
+            // The columns of scopes may lie outside of the row's own slice
+            // (the row of a joined request only sees the columns of its
+            // base table): copy all columns of the statement.
+            return Row(
+                values: (0..<statement.columnCount).map {
+                    DatabaseValue(sqliteStatement: statement.sqliteStatement, index: CInt($0))
+                },
+                names: statement.columnNames,
+                offset: offset,
+                count: count,
+                scopeLayouts: scopeLayouts,
+                prefetchedRows: prefetchedRows)
+        }
         return Row(
             values: databaseValues,
             names: columnNames,
@@ -378,7 +392,12 @@ extension Row: Hashable {
                   lhs.databaseValue(atUncheckedIndex: index) == rhs.databaseValue(atUncheckedIndex: index)
             else { return false }
         }
-        return lhs.prefetchedRows == rhs.prefetchedRows
+        guard lhs.prefetchedRows == rhs.prefetchedRows else { return false }
+        if lhs.scopeLayouts.isEmpty && rhs.scopeLayouts.isEmpty { return true }
+        let lhsScopes = lhs.scopes
+        let rhsScopes = rhs.scopes
+        guard lhsScopes.names == rhsScopes.names else { return false }
+        return lhsScopes.names.allSatisfy { lhsScopes[$0] == rhsScopes[$0] }
     }
 
     public func hash(into hasher: inout Hasher) {
