@@ -47,7 +47,7 @@ enum Library {
             }
         }
         try migrator.migrate(dbQueue)
-        try dbQueue.write { db in
+        try dbQueue.write { db throws in
             for var author in authors {
                 try author.insert(db)
             }

@@ -37,7 +37,7 @@ private struct Authorship: Decodable, FetchableRecord {
     // MARK: - Record Requests
 
     @Test func columnsRequests() throws {
-        try dbQueue.read { db in
+        try dbQueue.read { db throws in
             var sortedAuthors: [Author] = []
             var frenchAuthorCount = 0
             let statements = try recordedSQLWithWarmCache(db) {
@@ -65,7 +65,7 @@ private struct Authorship: Decodable, FetchableRecord {
     }
 
     @Test func requestMethods() throws {
-        try dbQueue.read { db in
+        try dbQueue.read { db throws in
             var sortedSpanishAuthors: [Author] = []
             var novelCount = 0
             var names: Set<String> = []
@@ -99,7 +99,7 @@ private struct Authorship: Decodable, FetchableRecord {
     // MARK: - Associations
 
     @Test func novelsOfAnAuthor() throws {
-        try dbQueue.read { db in
+        try dbQueue.read { db throws in
             // Fetch all novels from an author
             let author: Author = try Author.find(db, key: 1)
             var novels: [Book] = []
@@ -118,7 +118,7 @@ private struct Authorship: Decodable, FetchableRecord {
     }
 
     @Test func italianNovels() throws {
-        try dbQueue.read { db in
+        try dbQueue.read { db throws in
             // Fetch all Italian novels
             var italianNovels: [Book] = []
             let statements = try recordedSQLWithWarmCache(db) {
@@ -139,7 +139,7 @@ private struct Authorship: Decodable, FetchableRecord {
     // MARK: - How to Model Graphs of Objects
 
     @Test func authorInfos() throws {
-        let (authorInfos, statements) = try dbQueue.read { db in
+        let (authorInfos, statements) = try dbQueue.read { db throws in
             var authorInfos: [AuthorInfo] = []
             let statements = try recordedSQLWithWarmCache(db) {
                 authorInfos = try Author
@@ -159,7 +159,7 @@ private struct Authorship: Decodable, FetchableRecord {
     }
 
     @Test func literaryCareers() throws {
-        let (careers, statements) = try dbQueue.read { db in
+        let (careers, statements) = try dbQueue.read { db throws in
             var careers: [LiteraryCareer] = []
             // The article writes `Author.filter(countryCode: "DE")`, which
             // compiles with neither GRDB nor GRDBLite: methods of
@@ -188,7 +188,7 @@ private struct Authorship: Decodable, FetchableRecord {
     }
 
     @Test func authorships() throws {
-        try dbQueue.read { db in
+        try dbQueue.read { db throws in
             var authorships: [Authorship] = []
             var alternative: [Authorship] = []
             let statements = try recordedSQLWithWarmCache(db) {
@@ -219,7 +219,7 @@ private struct Authorship: Decodable, FetchableRecord {
     // MARK: - Lazy and Eager Loading
 
     @Test func eagerLoading() throws {
-        try dbQueue.read { db in
+        try dbQueue.read { db throws in
             let request = Author.all()
                 .including(all: Author.books) // <- Explicit request for books
                 .asRequest(of: LiteraryCareer.self)
