@@ -27,7 +27,11 @@ extension FetchableRecord {
 extension FetchableRecord where Self: Hashable {
     /// A set of the records of a request.
     public static func fetchSet(_ db: Database, _ request: some FetchRequest) throws -> Set<Self> {
-        try Set(request.makePreparedRequest(db, forSingleResult: false).fetchAllRecords(db, of: Self.self))
+        let preparedRequest = try request.makePreparedRequest(db, forSingleResult: false)
+        if preparedRequest.supplementaryFetch != nil {
+            return try Set(preparedRequest.fetchAllRecords(db, of: Self.self))
+        }
+        return try Set(preparedRequest.makeRecordCursor(of: Self.self))
     }
 }
 

@@ -304,7 +304,7 @@ private struct QualifiedRelation {
                 // Raw SQL may select several columns: ask SQLite.
                 let context = SQLGenerationContext(db, aliases: [alias])
                 let sql = try "SELECT " + selection.qualified(with: alias).sql(context) + " FROM " + tableSQL(context)
-                return try count + db.makeStatement(sql: sql).columnCount
+                return try count + db.cachedStatement(sql: sql).columnCount
             }
         }
     }

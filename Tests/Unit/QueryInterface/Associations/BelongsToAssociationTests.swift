@@ -195,3 +195,45 @@ private struct BookInfo: Decodable, FetchableRecord, Equatable {
         }
     }
 }
+
+@Suite struct TableAssociationTests {
+    @Test func associationsOfTables() throws {
+        let dbQueue = try Library.makeDatabase()
+        try dbQueue.read { db throws in
+            let authorTable = Table("author")
+            let bookTable = Table("book")
+            let books = authorTable.hasMany(bookTable)
+            let author = bookTable.belongsTo(authorTable)
+
+            let careers = try authorTable.including(all: books).filter(key: 9).fetchAll(db)
+            #expect(careers.map { $0.prefetchedRows["books"]?.map { $0["title"] as String } } == [["Bodas de sangre"]])
+
+            let request = bookTable.including(required: author.select(Column("name"))).filter(key: 15)
+            #expect(try sqlAndArguments(db, request).sql == """
+                SELECT "book".*, "author"."name" FROM "book" JOIN "author" ON "author"."id" = "book"."authorId" \
+                WHERE "book"."id" = ?
+                """)
+            #expect(try request.fetchOne(db)?.scopes["author"] == ["name": "Federico García Lorca"])
+
+            let counts = authorTable.annotated(with: books.count).having(books.count > 2)
+            #expect(try counts.fetchAll(db).map { $0["bookCount"] as Int } == [3, 3])
+
+            // A table can be associated with a record type.
+            let records = authorTable.hasMany(Library.Book.self)
+            #expect(try authorTable.joining(required: records.filter(kind: .theater)).fetchCount(db) == 2)
+        }
+    }
+
+    @Test func rawSQLSelectionInAssociation() throws {
+        let dbQueue = try Library.makeDatabase()
+        try dbQueue.read { db throws in
+            // The number of columns of raw SQL is asked to SQLite.
+            let request = Library.Book
+                .including(required: Library.Book.author.select(sql: "name, countryCode"))
+                .filter(key: 10)
+            let row = try #require(try Row.fetchOne(db, request))
+            #expect(row.scopes["author"] == ["name": "Italo Calvino", "countryCode": "IT"])
+            #expect(row.count == 5)
+        }
+    }
+}
