@@ -159,6 +159,15 @@ private typealias Book = Library.Book
                 """))
             #expect(try values(db, sumRequest, "bookYearSum", as: Int.self)[5] == 0)
 
+            // Values on the left.
+            let prolific = Author.having(2 < Author.books.count)
+            #expect(try sqlAndArguments(db, prolific).sql.hasSuffix(#"HAVING ? < COUNT(DISTINCT "book"."id")"#))
+            #expect(try prolific.fetchAll(db).map(\.id) == [1, 6])
+            #expect(try Author.having(Author.books.isEmpty == false).fetchCount(db) == 9)
+            #expect(try Author.having(nil === Author.books.max(Column("year"))).fetchAll(db).map(\.id) == [5, 11])
+            let plusOne = Author.annotated(with: (1 + Author.books.count).forKey("n"))
+            #expect(try values(db, plusOne, "n", as: Int.self)[5] == 1)
+
             let doubled = Author.annotated(with: (Author.books.count * 2).forKey("twice"))
             #expect(try values(db, doubled, "twice", as: Int.self)[1] == 6)
             let mixed = Author.annotated(with: (abs(-Author.books.count) + Author.books.count).forKey("n"))

@@ -323,6 +323,43 @@ extension AssociationAggregate {
     /// `lhs / rhs`
     public static func / (lhs: Self, rhs: some SQLExpressible) -> Self { lhs.map { [rhs = rhs.sqlExpression] in $0 / rhs } }
 
+    /// `lhs AND rhs`
+    public static func && (lhs: some SQLExpressible, rhs: Self) -> Self { rhs.map { [lhs = lhs.sqlExpression] in lhs && $0 } }
+    /// `lhs OR rhs`
+    public static func || (lhs: some SQLExpressible, rhs: Self) -> Self { rhs.map { [lhs = lhs.sqlExpression] in lhs || $0 } }
+    /// `lhs = rhs`
+    public static func == (lhs: (any SQLExpressible)?, rhs: Self) -> Self { rhs.map { [lhs = lhs?.sqlExpression] in lhs == $0 } }
+    /// `lhs = rhs`
+    public static func == (lhs: Self, rhs: Bool) -> Self { lhs.map { $0 == rhs } }
+    /// `lhs <> rhs`
+    public static func != (lhs: (any SQLExpressible)?, rhs: Self) -> Self { rhs.map { [lhs = lhs?.sqlExpression] in lhs != $0 } }
+    /// `lhs <> rhs`
+    public static func != (lhs: Self, rhs: Bool) -> Self { lhs.map { $0 != rhs } }
+    /// `lhs IS rhs`
+    public static func === (lhs: Self, rhs: Self) -> Self { combine(lhs, rhs) { $0 === $1 } }
+    /// `lhs IS rhs`
+    public static func === (lhs: (any SQLExpressible)?, rhs: Self) -> Self { rhs.map { [lhs = lhs?.sqlExpression] in lhs === $0 } }
+    /// `lhs IS NOT rhs`
+    public static func !== (lhs: Self, rhs: Self) -> Self { combine(lhs, rhs) { $0 !== $1 } }
+    /// `lhs IS NOT rhs`
+    public static func !== (lhs: (any SQLExpressible)?, rhs: Self) -> Self { rhs.map { [lhs = lhs?.sqlExpression] in lhs !== $0 } }
+    /// `lhs < rhs`
+    public static func < (lhs: some SQLExpressible, rhs: Self) -> Self { rhs.map { [lhs = lhs.sqlExpression] in lhs < $0 } }
+    /// `lhs <= rhs`
+    public static func <= (lhs: some SQLExpressible, rhs: Self) -> Self { rhs.map { [lhs = lhs.sqlExpression] in lhs <= $0 } }
+    /// `lhs > rhs`
+    public static func > (lhs: some SQLExpressible, rhs: Self) -> Self { rhs.map { [lhs = lhs.sqlExpression] in lhs > $0 } }
+    /// `lhs >= rhs`
+    public static func >= (lhs: some SQLExpressible, rhs: Self) -> Self { rhs.map { [lhs = lhs.sqlExpression] in lhs >= $0 } }
+    /// `lhs + rhs`
+    public static func + (lhs: some SQLExpressible, rhs: Self) -> Self { rhs.map { [lhs = lhs.sqlExpression] in lhs + $0 } }
+    /// `lhs - rhs`
+    public static func - (lhs: some SQLExpressible, rhs: Self) -> Self { rhs.map { [lhs = lhs.sqlExpression] in lhs - $0 } }
+    /// `lhs * rhs`
+    public static func * (lhs: some SQLExpressible, rhs: Self) -> Self { rhs.map { [lhs = lhs.sqlExpression] in lhs * $0 } }
+    /// `lhs / rhs`
+    public static func / (lhs: some SQLExpressible, rhs: Self) -> Self { rhs.map { [lhs = lhs.sqlExpression] in lhs / $0 } }
+
     /// `IFNULL(lhs, rhs)`, which keeps the name of `lhs`:
     /// `Author.books.sum(Column("pages")) ?? 0`.
     public static func ?? (lhs: Self, rhs: some SQLExpressible) -> Self {
