@@ -62,28 +62,20 @@ public struct _SQLAssociation: Sendable {
     /// The filter of the pivot (the first step) is where the caller
     /// restricts the associated rows to some origin rows.
     func destinationRelation() -> SQLRelation {
-        var relation: SQLRelation?
-        var condition: SQLAssociationCondition?
-        // From the pivot to the step before the destination: each one is
-        // joined to the next one, reversed.
-        for (step, next) in zip(steps, steps.dropFirst()) {
-            var stepRelation = step.relation.selectingNothing().removingPrefetchedChildren()
-            if let relation, let condition {
-                stepRelation = stepRelation.appendingChild(SQLRelation.Child(
-                    key: "grdb_" + relation.source.tableName,
-                    kind: .oneRequired,
-                    association: _SQLAssociation(key: .fixed(""), condition: condition, relation: relation, isToMany: false)))
-            }
-            relation = stepRelation
-            condition = next.condition.reversed
+        var relation = pivot.relation
+        for (previous, step) in zip(steps, steps.dropFirst()) {
+            // The previous table, joined back from this one.
+            let joinedBack = relation.selectingNothing().removingPrefetchedChildren()
+            relation = step.relation.appendingChild(SQLRelation.Child(
+                key: "grdb_" + previous.key.singularName,
+                kind: .oneRequired,
+                association: _SQLAssociation(
+                    key: .fixed(previous.key.singularName),
+                    condition: step.condition.reversed,
+                    relation: joinedBack,
+                    isToMany: false)))
         }
-        guard let relation, let condition else {
-            return destination.relation
-        }
-        return destination.relation.appendingChild(SQLRelation.Child(
-            key: "grdb_" + relation.source.tableName,
-            kind: .oneRequired,
-            association: _SQLAssociation(key: .fixed(""), condition: condition, relation: relation, isToMany: false)))
+        return relation
     }
 }
 
