@@ -89,7 +89,7 @@ extension SQLRelation {
             guard let merged = relation.children[index].merged(with: child) else {
                 fatalError("""
                     The association key "\(child.key)" is ambiguous. \
-                    Use the Association.forKey(_:) method is order to disambiguate.
+                    Use Association.forKey(_:) to disambiguate.
                     """)
             }
             relation.children[index] = merged

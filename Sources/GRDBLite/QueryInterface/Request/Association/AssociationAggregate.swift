@@ -19,9 +19,10 @@ extension AssociationToMany {
     -> AssociationAggregate<OriginRowDecoder>
     {
         AssociationAggregate {
-            // A new alias for each request, so that two aggregates of the
-            // same association share its join, and that a stored aggregate
-            // can serve several requests.
+            // A new alias each time the aggregate joins a request, so that
+            // a stored aggregate can serve several requests. When the
+            // request already joins the association (another aggregate),
+            // the joins merge, and so do their aliases.
             let alias = TableAliasBase()
             let association = self._aliased(alias)._sqlAssociation
             return ([association], DatabasePromise { db in try expression(db, alias) })
