@@ -80,10 +80,13 @@ public final class RowCursor: DatabaseCursor {
     @usableFromInline let row: Row
     @usableFromInline let stepper: StatementStepper
 
-    init(statement: Statement, arguments: StatementArguments?) throws {
+    /// - parameter row: the row the cursor reads through; by default a
+    ///   plain row of the statement, or one with scopes (requests that
+    ///   join associations).
+    init(statement: Statement, arguments: StatementArguments?, row: Row? = nil) throws {
         self.statement = statement
         self.stepper = StatementStepper(statement)
-        self.row = Row(statement: statement)
+        self.row = row ?? Row(statement: statement)
         try _start(arguments: arguments)
     }
 

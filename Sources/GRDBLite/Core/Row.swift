@@ -35,9 +35,12 @@ public final class Row {
     let scopeLayouts: [String: ScopeLayout]
     /// Rows fetched by an extra request, for to-many associations.
     public internal(set) var prefetchedRows = PrefetchedRowsView()
-    /// The record layer caches its row decoder here, so that the rows of a
-    /// cursor reuse it. Opaque to Core.
+    /// The record layer caches its row decoders here, so that the rows of a
+    /// cursor reuse them: the first one, then others (records decoded from
+    /// the row of another record). Entries live as long as the row, because
+    /// containers in use refer to them without retaining. Opaque to Core.
     @usableFromInline @exclusivity(unchecked) var decoderCache: (record: ObjectIdentifier, key: ObjectIdentifier, value: AnyObject)?
+    @usableFromInline @exclusivity(unchecked) var moreDecoderCaches: [(record: ObjectIdentifier, key: ObjectIdentifier, value: AnyObject)] = []
 
     /// A named slice of a row's columns, relative to the row.
     struct ScopeLayout {
@@ -96,7 +99,21 @@ public final class Row {
 
     /// A copy that does not change when a cursor moves on.
     public func copy() -> Row {
-        if statement == nil { return self }
+        guard let statement else { return self }
+        if !scopeLayouts.isEmpty {
+            // The columns of scopes may lie outside of the row's own slice
+            // (the row of a joined request only sees the columns of its
+            // base table): copy all columns of the statement.
+            return Row(
+                values: (0..<statement.columnCount).map {
+                    DatabaseValue(sqliteStatement: statement.sqliteStatement, index: CInt($0))
+                },
+                names: statement.columnNames,
+                offset: offset,
+                count: count,
+                scopeLayouts: scopeLayouts,
+                prefetchedRows: prefetchedRows)
+        }
         return Row(
             values: databaseValues,
             names: columnNames,
@@ -384,7 +401,12 @@ extension Row: Hashable {
                   lhs.databaseValue(atUncheckedIndex: index) == rhs.databaseValue(atUncheckedIndex: index)
             else { return false }
         }
-        return lhs.prefetchedRows == rhs.prefetchedRows
+        guard lhs.prefetchedRows == rhs.prefetchedRows else { return false }
+        if lhs.scopeLayouts.isEmpty && rhs.scopeLayouts.isEmpty { return true }
+        let lhsScopes = lhs.scopes
+        let rhsScopes = rhs.scopes
+        guard lhsScopes.names == rhsScopes.names else { return false }
+        return lhsScopes.names.allSatisfy { lhsScopes[$0] == rhsScopes[$0] }
     }
 
     public func hash(into hasher: inout Hasher) {

@@ -12,10 +12,16 @@
 public struct RowDecodingError: Error, CustomStringConvertible, Sendable {
     /// What went wrong.
     public enum Kind: Equatable, Sendable {
-        /// The row has no such column (or scope).
+        /// The row has no such column.
         case columnNotFound
-        /// The value does not convert to the requested type.
+        /// The value does not convert to the requested type (or a scope
+        /// that must hold a record only contains NULL).
         case valueMismatch
+        /// The row has no such scope (a joined association).
+        case scopeNotFound
+        /// The row has no prefetched rows for this key (a to-many
+        /// association included with `including(all:)`).
+        case prefetchKeyNotFound
     }
 
     public let kind: Kind
@@ -41,9 +47,17 @@ public struct RowDecodingError: Error, CustomStringConvertible, Sendable {
             text += " - available columns: \(rowColumnList)"
         case .valueMismatch:
             text = "could not decode \(typeName) from database value \(databaseValue ?? .null)"
-            text += " - column: \(String(reflecting: key))"
+            // Without a column index, the key is a scope.
+            text += columnIndex == nil ? " - scope: " : " - column: "
+            text += String(reflecting: key)
             if let columnIndex { text += ", column index: \(columnIndex)" }
             if let underlyingDescription { text += " (\(underlyingDescription))" }
+        case .scopeNotFound:
+            text = "could not decode \(typeName): scope not found: \(String(reflecting: key))"
+            text += " - available scopes: \(availableKeys)"
+        case .prefetchKeyNotFound:
+            text = "could not decode \(typeName): key for prefetched rows not found: \(String(reflecting: key))"
+            text += " - available keys: \(availableKeys)"
         }
         text += ", row: \(rowDescription)"
         if let sql {
@@ -54,6 +68,9 @@ public struct RowDecodingError: Error, CustomStringConvertible, Sendable {
 
     private var rowColumnList: String { columnNames.map { String(reflecting: $0) }.joined(separator: ", ") }
     let columnNames: [String]
+    /// The scope names or prefetch keys of the row, for the errors that
+    /// don't find one.
+    private var availableKeys: [String] = []
 
     init(kind: Kind, key: String, typeName: String, databaseValue: DatabaseValue?, columnIndex: Int?, row: Row) {
         self.kind = kind
@@ -98,6 +115,34 @@ public struct RowDecodingError: Error, CustomStringConvertible, Sendable {
             databaseValue: nil,
             columnIndex: nil,
             row: row)
+    }
+
+    /// `row` has no scope named `scope`.
+    static func scopeNotFound(_ scope: String, type: Any.Type, row: Row) -> Self {
+        var error = RowDecodingError(
+            kind: .scopeNotFound, key: scope, typeName: String(describing: type),
+            databaseValue: nil, columnIndex: nil, row: row)
+        error.availableKeys = row.scopesTree.names.sorted()
+        return error
+    }
+
+    /// The scope `scope` of `row` only contains NULL: a record can't be
+    /// decoded from it (a left join without match).
+    static func nullScope(_ scope: String, type: Any.Type, row: Row) -> Self {
+        var error = RowDecodingError(
+            kind: .valueMismatch, key: scope, typeName: String(describing: type),
+            databaseValue: .null, columnIndex: nil, row: row)
+        error.underlyingDescription = "scope \(String(reflecting: scope)) only contains null values"
+        return error
+    }
+
+    /// `row` has no prefetched rows for `key`.
+    static func prefetchKeyNotFound(_ key: String, type: Any.Type, row: Row) -> Self {
+        var error = RowDecodingError(
+            kind: .prefetchKeyNotFound, key: key, typeName: String(describing: type),
+            databaseValue: nil, columnIndex: nil, row: row)
+        error.availableKeys = row.prefetchedRows.keys.sorted()
+        return error
     }
 
     /// A value that decodes from the column `key` failed (JSON, custom

@@ -51,13 +51,38 @@ struct RowDecoder<Record: FetchableRecord>: Decoder {
         let recordID = ObjectIdentifier(Record.self)
         let keyID = ObjectIdentifier(Key.self)
         if let cache = row.decoderCache, cache.record == recordID, cache.key == keyID {
-            return unsafeDowncast(cache.value, to: KeyedContainerBox<Key>.self).container
+            let box = unsafeDowncast(cache.value, to: KeyedContainerBox<Key>.self)
+            box.state.startRecord()
+            return box.container
+        }
+        return otherCachedContainer(keyedBy: type, recordID: recordID, keyID: keyID)
+    }
+
+    /// The cached container when it is not the row's first one; creates it
+    /// if needed. Entries are never replaced: a container in use (the one
+    /// of a record that decodes another record from the same row) must
+    /// keep its state.
+    @usableFromInline
+    func otherCachedContainer<Key: CodingKey>(
+        keyedBy type: Key.Type,
+        recordID: ObjectIdentifier,
+        keyID: ObjectIdentifier) -> KeyedDecodingContainer<Key>
+    {
+        if let cache = row.moreDecoderCaches.first(where: { $0.record == recordID && $0.key == keyID }) {
+            let box = unsafeDowncast(cache.value, to: KeyedContainerBox<Key>.self)
+            box.state.startRecord()
+            return box.container
         }
         // The row owns the cache, which owns the container's state: the
         // state must not retain the row.
         let state = RowKeyedDecodingContainer<Record, Key>.makeState(row: row, codingPath: [])
         let container = KeyedDecodingContainer(RowKeyedDecodingContainer<Record, Key>(row: row, state: state))
-        row.decoderCache = (recordID, keyID, KeyedContainerBox(container, state: state))
+        let entry = (recordID, keyID, KeyedContainerBox(container, state: state) as AnyObject)
+        if row.decoderCache == nil {
+            row.decoderCache = entry
+        } else {
+            row.moreDecoderCaches.append(entry)
+        }
         return container
     }
 
@@ -91,7 +116,7 @@ struct RowDecoder<Record: FetchableRecord>: Decoder {
 @usableFromInline
 final class KeyedContainerBox<Key: CodingKey> {
     @usableFromInline let container: KeyedDecodingContainer<Key>
-    let state: RowDecodingState
+    @usableFromInline let state: RowDecodingState
     @usableFromInline init(_ container: KeyedDecodingContainer<Key>, state: RowDecodingState) {
         self.container = container
         self.state = state
@@ -105,12 +130,20 @@ final class RowDecodingState {
     /// Column names by key name, for column decoding strategies other
     /// than `.useDefaultKeys`.
     let columnForKey: [String: String]
-    /// The key decoded from the whole row, if any (it can happen once).
-    @exclusivity(unchecked) var decodedRootKey: String?
+    /// The key decoded from the whole row, if any (it can happen once per
+    /// record).
+    @usableFromInline @exclusivity(unchecked) var decodedRootKey: String?
 
     init(codingPath: [any CodingKey], columnForKey: [String: String]) {
         self.codingPath = codingPath
         self.columnForKey = columnForKey
+    }
+
+    /// Forgets what the previous record of a cached container decoded.
+    @inlinable
+    @inline(__always)
+    func startRecord() {
+        if _slowPath(decodedRootKey != nil) { decodedRootKey = nil }
     }
 }
 

@@ -60,8 +60,9 @@ extension MutablePersistableRecord {
             let engine = try PersistenceEngine(db, self)
             let statement = try engine.upsertStatement(conflictTarget: conflictTarget, returning: selection)
             guard let row = try Row.fetchAll(statement).first else { throw engine.recordNotFound() }
-            let inserted = InsertionSuccess(
-                rowID: row[0],
+            // A column named "rowid" hides the rowid: it may not be an integer.
+            let inserted = try InsertionSuccess(
+                rowID: row.decode(Int64.self, atIndex: 0),
                 rowIDColumn: engine.primaryKey.rowIDColumn,
                 container: engine.container)
             success = try (inserted, decode(row))

@@ -226,4 +226,54 @@ private struct Everything: Codable, FetchableRecord, PersistableRecord, Equatabl
             #expect(info.score == 12)
         }
     }
+
+    /// A cursor reuses its decoding containers for every row: a record that
+    /// decodes another record from the same row, key after key, must see
+    /// every row, and may decode from the whole row once per record.
+    @Test func nestedRecordsFromTheWholeRowOfEachCursorRow() throws {
+        struct Player: Decodable, FetchableRecord, Equatable { var name: String }
+        struct Team: Decodable, FetchableRecord, Equatable { var team: String }
+        struct Info: Decodable, FetchableRecord, Equatable {
+            var player: Player
+            var score: Int
+            var label: String
+        }
+        struct TwoRoots: Decodable, FetchableRecord {
+            var player: Player
+            var team: Team
+        }
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { db throws in
+            let sql = "SELECT 'Arthur' AS name, 12 AS score, 'a' AS label UNION ALL SELECT 'Barbara', 7, 'b'"
+            #expect(try Info.fetchAll(db, sql: sql) == [
+                Info(player: Player(name: "Arthur"), score: 12, label: "a"),
+                Info(player: Player(name: "Barbara"), score: 7, label: "b"),
+            ])
+            // The second root key is an error for each row, not only the first.
+            let cursor = try TwoRoots.fetchCursor(db, sql: "SELECT 'Arthur' AS name UNION ALL SELECT 'Barbara'")
+            #expect(throws: DecodingError.self) { _ = try cursor.next() }
+        }
+    }
+
+    /// A decoder may hand out several keyed containers for one record.
+    @Test func severalContainersFromOneDecoder() throws {
+        struct Split: Decodable, FetchableRecord, Equatable {
+            enum NameKeys: String, CodingKey { case name }
+            enum ScoreKeys: String, CodingKey { case score }
+            var name: String
+            var score: Int
+            init(name: String, score: Int) { self.name = name; self.score = score }
+            init(from decoder: any Decoder) throws {
+                let names = try decoder.container(keyedBy: NameKeys.self)
+                let scores = try decoder.container(keyedBy: ScoreKeys.self)
+                score = try scores.decode(Int.self, forKey: .score)
+                name = try names.decode(String.self, forKey: .name)
+            }
+        }
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { db throws in
+            let sql = "SELECT 'Arthur' AS name, 12 AS score UNION ALL SELECT 'Barbara', 7"
+            #expect(try Split.fetchAll(db, sql: sql) == [Split(name: "Arthur", score: 12), Split(name: "Barbara", score: 7)])
+        }
+    }
 }

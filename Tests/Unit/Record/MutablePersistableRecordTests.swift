@@ -272,6 +272,25 @@ private struct Citizenship: Codable, FetchableRecord, PersistableRecord, Equatab
         }
     }
 
+    /// A column named "rowid" hides the rowid from RETURNING: a NULL there
+    /// is a decoding error, not a crash, and the failed write rolls back.
+    @Test func upsertIntoTableWithRowidColumn() throws {
+        struct Item: Codable, MutablePersistableRecord {
+            var id: Int64?
+            var name: String
+        }
+        try dbQueue.write { db in
+            try db.execute(sql: "CREATE TABLE item (id INTEGER PRIMARY KEY, name TEXT UNIQUE, rowid)")
+        }
+        #expect(throws: RowDecodingError.self) {
+            try dbQueue.write { db in
+                var item = Item(id: nil, name: "a")
+                try item.upsert(db)
+            }
+        }
+        #expect(try dbQueue.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM item") } == 0)
+    }
+
     @Test func insertAndFetch() throws {
         struct PartialPlayer: Codable, PersistableRecord {
             static let databaseTableName = "player"

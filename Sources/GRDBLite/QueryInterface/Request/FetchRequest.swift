@@ -22,12 +22,25 @@ public protocol FetchRequest<RowDecoder>: SQLSubqueryable {
 }
 
 /// A request ready to run: its prepared statement, with bound arguments.
+///
+/// Requests that join associations also tell where their columns are in
+/// fetched rows (row scopes), and requests that include to-many
+/// associations (`including(all:)`) fetch them with a second request.
 public struct PreparedRequest {
     /// The prepared statement.
     public var statement: Statement
+    /// Where the columns of joined associations are in fetched rows.
+    var rowLayout: RowLayout?
+    /// Fetches the associated rows of `including(all:)` into the
+    /// `prefetchedRows` of the given rows.
+    var supplementaryFetch: ((_ db: Database, _ rows: [Row]) throws -> Void)?
 
-    init(statement: Statement) {
+    init(statement: Statement, rowLayout: RowLayout? = nil,
+         supplementaryFetch: ((_ db: Database, _ rows: [Row]) throws -> Void)? = nil)
+    {
         self.statement = statement
+        self.rowLayout = rowLayout
+        self.supplementaryFetch = supplementaryFetch
     }
 }
 

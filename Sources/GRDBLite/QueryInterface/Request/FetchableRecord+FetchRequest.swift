@@ -6,25 +6,32 @@ extension FetchableRecord {
     /// ```swift
     /// let players = try Player.fetchCursor(db, Player.order(\.name))
     /// ```
+    ///
+    /// A request that prefetches associations (`including(all:)`) can't
+    /// be iterated with a cursor: use `fetchAll` or `fetchOne`.
     public static func fetchCursor(_ db: Database, _ request: some FetchRequest) throws -> RecordCursor<Self> {
-        try fetchCursor(request.makePreparedRequest(db, forSingleResult: false).statement)
+        try request.makePreparedRequest(db, forSingleResult: false).makeRecordCursor()
     }
 
     /// An array of the records of a request.
     public static func fetchAll(_ db: Database, _ request: some FetchRequest) throws -> [Self] {
-        try fetchAll(request.makePreparedRequest(db, forSingleResult: false).statement)
+        try request.makePreparedRequest(db, forSingleResult: false).fetchAllRecords(db)
     }
 
     /// The first record of a request, or nil.
     public static func fetchOne(_ db: Database, _ request: some FetchRequest) throws -> Self? {
-        try fetchOne(request.makePreparedRequest(db, forSingleResult: true).statement)
+        try request.makePreparedRequest(db, forSingleResult: true).fetchOneRecord(db)
     }
 }
 
 extension FetchableRecord where Self: Hashable {
     /// A set of the records of a request.
     public static func fetchSet(_ db: Database, _ request: some FetchRequest) throws -> Set<Self> {
-        try fetchSet(request.makePreparedRequest(db, forSingleResult: false).statement)
+        let preparedRequest = try request.makePreparedRequest(db, forSingleResult: false)
+        if preparedRequest.supplementaryFetch != nil {
+            return try Set(preparedRequest.fetchAllRecords(db, of: Self.self))
+        }
+        return try Set(preparedRequest.makeRecordCursor(of: Self.self))
     }
 }
 

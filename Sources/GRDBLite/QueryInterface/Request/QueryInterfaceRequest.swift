@@ -34,7 +34,7 @@ extension QueryInterfaceRequest: FetchRequest {
     }
 
     public func makePreparedRequest(_ db: Database, forSingleResult singleResult: Bool = false) throws -> PreparedRequest {
-        try PreparedRequest(statement: SQLQueryGenerator(relation: relation, forSingleResult: singleResult).makeStatement(db))
+        try relation.makePreparedRequest(db, forSingleResult: singleResult)
     }
 }
 
@@ -150,12 +150,7 @@ extension QueryInterfaceRequest: OrderedRequest {
     /// The request, ordered by primary key after its own ordering, so that
     /// rows come in a deterministic order.
     public func withStableOrder() -> Self {
-        let tableName = databaseTableName
-        return with {
-            $0.ordering = $0.ordering.appending { db in
-                try db.primaryKey(tableName).columns.map { SQLExpression.column($0).sqlOrdering }
-            }
-        }
+        with { $0 = $0.withStableOrder() }
     }
 }
 
@@ -176,6 +171,28 @@ extension QueryInterfaceRequest: TableRequest {
 
     public func _aliased(_ alias: TableAliasBase) -> Self {
         with { $0 = $0.aliased(alias) }
+    }
+}
+
+extension QueryInterfaceRequest: JoinableRequest {
+    public func _including(all association: _SQLAssociation) -> Self {
+        with { $0 = $0.appendingChild(for: association, kind: .all) }
+    }
+
+    public func _including(optional association: _SQLAssociation) -> Self {
+        with { $0 = $0.appendingChild(for: association, kind: .oneOptional) }
+    }
+
+    public func _including(required association: _SQLAssociation) -> Self {
+        with { $0 = $0.appendingChild(for: association, kind: .oneRequired) }
+    }
+
+    public func _joining(optional association: _SQLAssociation) -> Self {
+        with { $0 = $0.appendingChild(for: association.withoutSelectedColumns(), kind: .oneOptional) }
+    }
+
+    public func _joining(required association: _SQLAssociation) -> Self {
+        with { $0 = $0.appendingChild(for: association.withoutSelectedColumns(), kind: .oneRequired) }
     }
 }
 

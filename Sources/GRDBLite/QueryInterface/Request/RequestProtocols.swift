@@ -391,6 +391,111 @@ extension OrderedRequest where Self: TypedRequest, RowDecoder: TableRecord {
     }
 }
 
+// MARK: - JoinableRequest
+
+/// A request that can join associations: see ``JoinableRequest/including(required:)``.
+public protocol JoinableRequest<RowDecoder>: TypedRequest {
+    /// Prefetches a to-many association. Not an API: use `including(all:)`.
+    func _including(all association: _SQLAssociation) -> Self
+    /// Joins and selects an association with LEFT JOIN. Not an API: use `including(optional:)`.
+    func _including(optional association: _SQLAssociation) -> Self
+    /// Joins and selects an association with JOIN. Not an API: use `including(required:)`.
+    func _including(required association: _SQLAssociation) -> Self
+    /// Joins an association with LEFT JOIN. Not an API: use `joining(optional:)`.
+    func _joining(optional association: _SQLAssociation) -> Self
+    /// Joins an association with JOIN. Not an API: use `joining(required:)`.
+    func _joining(required association: _SQLAssociation) -> Self
+}
+
+extension JoinableRequest {
+    /// Prefetches the rows of a to-many association, with a second request,
+    /// into the prefetched rows named after the association key (`books`
+    /// for `Author.books`).
+    ///
+    /// ```swift
+    /// struct LiteraryCareer: Decodable, FetchableRecord {
+    ///     var author: Author
+    ///     var books: [Book]
+    /// }
+    /// // SELECT * FROM author
+    /// // SELECT *, authorId AS grdb_authorId FROM book WHERE authorId IN (1, 2, 3)
+    /// let careers = try Author.including(all: Author.books).asRequest(of: LiteraryCareer.self).fetchAll(db)
+    /// ```
+    public func including<A: AssociationToMany>(all association: A) -> Self where A.OriginRowDecoder == RowDecoder {
+        _including(all: association._sqlAssociation)
+    }
+
+    /// Joins an association with LEFT JOIN, and selects its columns in the
+    /// row scope named after the association key. Without a match, the
+    /// scope only contains NULL, and decodes as nil.
+    ///
+    /// ```swift
+    /// // SELECT book.*, author.* FROM book LEFT JOIN author ON author.id = book.authorId
+    /// let request = Book.including(optional: Book.author)
+    /// ```
+    public func including<A: Association>(optional association: A) -> Self where A.OriginRowDecoder == RowDecoder {
+        _including(optional: association._sqlAssociation)
+    }
+
+    /// Joins an association with JOIN, and selects its columns in the row
+    /// scope named after the association key: rows without a match are
+    /// not fetched.
+    ///
+    /// ```swift
+    /// struct Authorship: Decodable, FetchableRecord {
+    ///     var book: Book
+    ///     var author: Author
+    /// }
+    /// // SELECT book.*, author.* FROM book JOIN author ON author.id = book.authorId
+    /// let authorships = try Book.including(required: Book.author).asRequest(of: Authorship.self).fetchAll(db)
+    /// ```
+    public func including<A: Association>(required association: A) -> Self where A.OriginRowDecoder == RowDecoder {
+        _including(required: association._sqlAssociation)
+    }
+
+    /// Joins an association with LEFT JOIN, without selecting its columns:
+    /// its columns can be used in the request (through a ``TableAlias``).
+    public func joining<A: Association>(optional association: A) -> Self where A.OriginRowDecoder == RowDecoder {
+        _joining(optional: association._sqlAssociation)
+    }
+
+    /// Joins an association with JOIN, without selecting its columns: rows
+    /// without a match are not fetched.
+    ///
+    /// ```swift
+    /// // SELECT book.* FROM book JOIN author ON author.id = book.authorId AND author.countryCode = ?
+    /// let italianBooks = Book.joining(required: Book.author.filter { $0.countryCode == "IT" })
+    /// ```
+    public func joining<A: Association>(required association: A) -> Self where A.OriginRowDecoder == RowDecoder {
+        _joining(required: association._sqlAssociation)
+    }
+}
+
+extension JoinableRequest where Self: SelectionRequest {
+    /// Joins an association with LEFT JOIN, and appends its columns to the
+    /// selection, instead of a row scope.
+    ///
+    /// ```swift
+    /// // SELECT book.*, author.* FROM book LEFT JOIN author ON author.id = book.authorId
+    /// let request = Book.annotated(withOptional: Book.author.select(\.name))
+    /// ```
+    public func annotated<A: Association>(withOptional association: A) -> Self where A.OriginRowDecoder == RowDecoder {
+        let alias = TableAliasBase()
+        let selection = association._sqlAssociation.destination.relation.selection
+        return joining(optional: association._aliased(alias))
+            .annotatedWhenConnected { db in try selection.resolve(db).map { alias[$0] } }
+    }
+
+    /// Joins an association with JOIN, and appends its columns to the
+    /// selection, instead of a row scope.
+    public func annotated<A: Association>(withRequired association: A) -> Self where A.OriginRowDecoder == RowDecoder {
+        let alias = TableAliasBase()
+        let selection = association._sqlAssociation.destination.relation.selection
+        return joining(required: association._aliased(alias))
+            .annotatedWhenConnected { db in try selection.resolve(db).map { alias[$0] } }
+    }
+}
+
 // MARK: - DerivableRequest
 
 /// A request that can be refined in all the ways of the query interface,
@@ -404,7 +509,7 @@ extension OrderedRequest where Self: TypedRequest, RowDecoder: TableRecord {
 /// }
 /// ```
 public protocol DerivableRequest<RowDecoder>: TypedRequest, AggregatingRequest, FilteredRequest,
-                                              OrderedRequest, SelectionRequest, TableRequest
+                                              JoinableRequest, OrderedRequest, SelectionRequest, TableRequest
 {
     /// A request that returns distinct rows: `SELECT DISTINCT`.
     func distinct() -> Self

@@ -6,23 +6,29 @@ extension Row {
     /// ```swift
     /// let rows = try Row.fetchCursor(db, Player.filter { $0.score > 1000 })
     /// ```
+    ///
+    /// Rows of requests that join associations have scopes
+    /// (``Row/scopes``). A request that prefetches associations
+    /// (`including(all:)`) can't be iterated with a cursor: use `fetchAll`
+    /// or `fetchOne`.
     public static func fetchCursor(_ db: Database, _ request: some FetchRequest) throws -> RowCursor {
-        try fetchCursor(request.makePreparedRequest(db, forSingleResult: false).statement)
+        try request.makePreparedRequest(db, forSingleResult: false).makeRowCursor()
     }
 
-    /// An array of the rows of a request.
+    /// An array of the rows of a request, with their scopes and prefetched
+    /// rows (``Row/prefetchedRows``).
     public static func fetchAll(_ db: Database, _ request: some FetchRequest) throws -> [Row] {
-        try fetchAll(request.makePreparedRequest(db, forSingleResult: false).statement)
+        try request.makePreparedRequest(db, forSingleResult: false).fetchAllRows(db)
     }
 
     /// A set of the rows of a request.
     public static func fetchSet(_ db: Database, _ request: some FetchRequest) throws -> Set<Row> {
-        try fetchSet(request.makePreparedRequest(db, forSingleResult: false).statement)
+        try Set(request.makePreparedRequest(db, forSingleResult: false).fetchAllRows(db))
     }
 
     /// The first row of a request, or nil.
     public static func fetchOne(_ db: Database, _ request: some FetchRequest) throws -> Row? {
-        try fetchOne(request.makePreparedRequest(db, forSingleResult: true).statement)
+        try request.makePreparedRequest(db, forSingleResult: true).fetchOneRow(db)
     }
 }
 

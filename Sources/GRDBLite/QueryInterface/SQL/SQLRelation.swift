@@ -18,8 +18,8 @@ struct DatabasePromise<T>: Sendable {
 /// Expressions are stored unqualified (`"score"`); `SQLQueryGenerator`
 /// qualifies them with the alias of the table when it writes SQL, so that
 /// the same relation can be the base of a request or, later, a joined
-/// association whose columns read `"author"."name"`. Joined relations will
-/// be children of this one, each with its alias and join condition.
+/// association whose columns read `"author"."name"`. Associated relations
+/// are children of this one (see `SQLRelation+Association.swift`).
 struct SQLRelation: Sendable {
     var source: SQLSource
     var selection: DatabasePromise<[SQLSelection]>
@@ -29,6 +29,8 @@ struct SQLRelation: Sendable {
     var group: DatabasePromise<[SQLExpression]>?
     var having: DatabasePromise<SQLExpression>?
     var limit: SQLLimit?
+    /// Joined and prefetched associations, in the order they were added.
+    var children: [Child] = []
 
     /// `SELECT <selection> FROM <table>`
     static func all(fromTable tableName: String, selection: @escaping @Sendable (Database) throws -> [SQLSelection]) -> SQLRelation {
@@ -62,12 +64,34 @@ struct SQLRelation: Sendable {
         with { $0.ordering = Ordering(orderings) }
     }
 
+    /// Reverses the ordering, and the one of joined associations, which
+    /// come after it in the ORDER BY clause.
     func reversed() -> SQLRelation {
         with { $0.ordering.isReversed.toggle() }
     }
 
+    /// Removes the ordering, and the one of joined associations.
     func unordered() -> SQLRelation {
-        with { $0.ordering = Ordering() }
+        with {
+            $0.ordering = Ordering()
+            $0.children = $0.children.map { child in
+                child.with { $0.relation = $0.relation.unordered() }
+            }
+        }
+    }
+
+    /// Appends the primary key to the ordering, here and in associations,
+    /// so that rows come in a deterministic order.
+    func withStableOrder() -> SQLRelation {
+        let tableName = source.tableName
+        return with {
+            $0.ordering = $0.ordering.appending { db in
+                try db.primaryKey(tableName).columns.map { SQLExpression.column($0).sqlOrdering }
+            }
+            $0.children = $0.children.map { child in
+                child.with { $0.relation = $0.relation.withStableOrder() }
+            }
+        }
     }
 
     /// Replaces the grouping.

@@ -1,82 +1,104 @@
 /// Writes the SQL of a relation: SELECT, and the DELETE and UPDATE of
 /// batch operations.
 ///
-/// All expressions of the relation are qualified with the alias of its
-/// table. A request on a single table does not need qualified columns, so
-/// the SQL reads `SELECT * FROM "player" WHERE "score" > ?`; a named alias
-/// (`aliased(TableAlias(name: "p"))`), a correlated subquery, or, later,
-/// joined associations make the generation context print qualifiers.
+/// Each table of the request (the relation's, and the ones of its joined
+/// associations) gets an alias, and all expressions are qualified with the
+/// alias of their table. A request on a single table does not need
+/// qualified columns, so the SQL reads `SELECT * FROM "player" WHERE "score"
+/// > ?`; a named alias (`aliased(TableAlias(name: "p"))`), a correlated
+/// subquery, or joined associations make the generation context print
+/// qualifiers:
+///
+/// ```sql
+/// SELECT "book".*, "author".* FROM "book"
+/// JOIN "author" ON "author"."id" = "book"."authorId"
+/// ```
 struct SQLQueryGenerator: SQLSubqueryGenerator {
     let relation: SQLRelation
     /// Whether the request is fetched with `fetchOne`: unless the request
     /// is known to return at most one row, SQL gets `LIMIT 1`.
     var forSingleResult = false
 
-    private var alias: TableAliasBase {
-        relation.source.alias ?? TableAliasBase(tableName: relation.source.tableName)
-    }
-
     // MARK: - SELECT
 
     func requestSQL(_ parentContext: SQLGenerationContext) throws -> String {
-        let alias = self.alias
-        let context = parentContext.subqueryContext(aliases: [alias])
+        let root = QualifiedRelation(relation)
+        let context = parentContext.subqueryContext(aliases: root.allAliases)
         let db = context.db
 
-        let selection = try relation.selection.resolve(db).map { $0.qualified(with: alias) }
+        let selection = try root.selection(db)
         precondition(!selection.isEmpty, "Can't generate SQL with an empty selection")
         var sql = relation.isDistinct ? "SELECT DISTINCT " : "SELECT "
         sql += try selection.map { try $0.sql(context) }.joined(separator: ", ")
-        sql += " FROM " + tableSQL(context, alias: alias)
+        sql += " FROM " + root.tableSQL(context)
+        for join in root.joins {
+            sql += try " " + join.sql(context, leftAlias: root.alias, allowsRequired: true)
+        }
 
-        let filter = try relation.filter?.resolve(db).qualified(with: alias)
+        let filter = try relation.filter?.resolve(db).qualified(with: root.alias)
         if let filter {
             sql += try " WHERE " + filter.sql(context)
         }
 
-        let groupExpressions = try relation.group?.resolve(db).map { $0.qualified(with: alias) } ?? []
+        let groupExpressions = try relation.group?.resolve(db).map { $0.qualified(with: root.alias) } ?? []
         if !groupExpressions.isEmpty {
             sql += try " GROUP BY " + groupExpressions.map { try $0.sql(context) }.joined(separator: ", ")
         }
 
-        if let having = try relation.having?.resolve(db).qualified(with: alias) {
+        if let having = try relation.having?.resolve(db).qualified(with: root.alias) {
             sql += try " HAVING " + having.sql(context)
         }
 
-        sql += try orderingSQL(context, alias: alias)
+        let orderings = try root.orderings(db)
+        if !orderings.isEmpty {
+            sql += try " ORDER BY " + orderings.map { try $0.sql(context) }.joined(separator: ", ")
+        }
 
         if let limit = relation.limit {
             sql += limitSQL(limit, context)
         } else if forSingleResult && !expectsSingleResult(
-            db, alias: alias, selection: selection, filter: filter, isGrouped: !groupExpressions.isEmpty)
+            db, root: root, selection: selection, filter: filter, isGrouped: !groupExpressions.isEmpty)
         {
             sql += " LIMIT 1"
         }
         return sql
     }
 
-    /// A statement for the SELECT request, from the statement cache.
-    func makeStatement(_ db: Database) throws -> Statement {
+    /// A statement for the SELECT request, from the statement cache unless
+    /// `cached` is false (requests whose SQL depends on fetched values).
+    func makeStatement(_ db: Database, cached: Bool = true) throws -> Statement {
         let context = SQLGenerationContext(db)
         let sql = try requestSQL(context)
-        let statement = try db.cachedStatement(sql: sql)
+        let statement = try cached ? db.cachedStatement(sql: sql) : db.makeStatement(sql: sql)
         try statement.setArguments(context.arguments)
         return statement
     }
 
+    /// Where the columns of joined associations are in fetched rows: nil
+    /// when no joined association selects columns.
+    func rowLayout(_ db: Database) throws -> RowLayout? {
+        let root = QualifiedRelation(relation)
+        let layout = try root.layout(db, start: 0)
+        if layout.scopes.isEmpty { return nil }
+        return RowLayout(baseCount: layout.count, scopes: layout.scopes)
+    }
+
     /// Whether the request returns at most one row: it filters on a unique
-    /// key, or aggregates without grouping.
+    /// key, or aggregates without grouping. A join can multiply rows.
     private func expectsSingleResult(
         _ db: Database,
-        alias: TableAliasBase,
+        root: QualifiedRelation,
         selection: [SQLSelection],
         filter: SQLExpression?,
         isGrouped: Bool) -> Bool
     {
+        if !root.joins.isEmpty {
+            return false
+        }
         if !isGrouped && selection.contains(where: \.isAggregate) {
             return true
         }
-        if let columns = filter?.identifyingColumns(for: alias), !columns.isEmpty,
+        if let columns = filter?.identifyingColumns(for: root.alias), !columns.isEmpty,
            (try? db.table(relation.source.tableName, hasUniqueKey: columns)) == true
         {
             return true
@@ -87,18 +109,28 @@ struct SQLQueryGenerator: SQLSubqueryGenerator {
     // MARK: - DELETE and UPDATE
 
     /// `DELETE FROM ... WHERE ...`
+    ///
+    /// With joined associations: `DELETE FROM table WHERE rowid IN (SELECT
+    /// table.rowid FROM table JOIN ...)`.
     func makeDeleteStatement(_ db: Database) throws -> Statement {
         precondition(relation.group == nil, "Can't delete a request with a GROUP BY clause")
-        let alias = self.alias
+        if !relation.joinedChildren.isEmpty {
+            let context = SQLGenerationContext(db)
+            let sql = try "DELETE FROM " + relation.source.tableName.quotedDatabaseIdentifier
+                + keySubqueryClause(context)
+            return try makeStatement(db, sql: sql, context: context)
+        }
+        let alias = QualifiedRelation(relation).alias
         let context = SQLGenerationContext(db, aliases: [alias])
         var sql = "DELETE FROM " + tableSQL(context, alias: alias, keyword: " AS ")
         sql += try whereOrderLimitSQL(context, alias: alias)
-        let statement = try db.cachedStatement(sql: sql)
-        try statement.setArguments(context.arguments)
-        return statement
+        return try makeStatement(db, sql: sql, context: context)
     }
 
     /// `UPDATE ... SET ... WHERE ...`, or nil when there is nothing to set.
+    ///
+    /// With joined associations: `UPDATE table SET ... WHERE rowid IN
+    /// (SELECT table.rowid FROM table JOIN ...)`.
     func makeUpdateStatement(
         _ db: Database,
         conflictResolution: Database.ConflictResolution,
@@ -106,7 +138,10 @@ struct SQLQueryGenerator: SQLSubqueryGenerator {
     {
         precondition(relation.group == nil, "Can't update a request with a GROUP BY clause")
         if assignments.isEmpty { return nil }
-        let alias = self.alias
+        let hasJoins = !relation.joinedChildren.isEmpty
+        // Assignments refer to the updated table, which the joined query
+        // reads under another alias.
+        let alias = hasJoins ? TableAliasBase(tableName: relation.source.tableName) : QualifiedRelation(relation).alias
         let context = SQLGenerationContext(db, aliases: [alias])
         var sql = conflictResolution == .abort ? "UPDATE " : "UPDATE OR \(conflictResolution.rawValue) "
         sql += tableSQL(context, alias: alias, keyword: " AS ")
@@ -114,7 +149,34 @@ struct SQLQueryGenerator: SQLSubqueryGenerator {
             try assignment.columnName.quotedDatabaseIdentifier + " = "
                 + assignment.value.qualified(with: alias).sql(context)
         }.joined(separator: ", ")
-        sql += try whereOrderLimitSQL(context, alias: alias)
+        if hasJoins {
+            sql += try keySubqueryClause(context)
+        } else {
+            sql += try whereOrderLimitSQL(context, alias: alias)
+        }
+        return try makeStatement(db, sql: sql, context: context)
+    }
+
+    /// ` WHERE rowid IN (SELECT table.rowid FROM table JOIN ...)`: the rows
+    /// of a request with joins, for DELETE and UPDATE statements.
+    private func keySubqueryClause(_ context: SQLGenerationContext) throws -> String {
+        let key = try fastPrimaryKey(context.db)
+        let subquery = SQLQueryGenerator(relation: relation.selectingOnly(key.map { .expression(.column($0)) }))
+        let columns = key.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
+        return try " WHERE " + (key.count == 1 ? columns : "(\(columns))")
+            + " IN (" + subquery.requestSQL(context) + ")"
+    }
+
+    /// The columns that identify a row: the rowid, or the primary key of a
+    /// WITHOUT ROWID table.
+    private func fastPrimaryKey(_ db: Database) throws -> [String] {
+        let primaryKey = try db.primaryKey(relation.source.tableName)
+        if let column = primaryKey.rowIDColumn { return [column] }
+        if primaryKey.tableHasRowID { return ["rowid"] }
+        return primaryKey.columns
+    }
+
+    private func makeStatement(_ db: Database, sql: String, context: SQLGenerationContext) throws -> Statement {
         let statement = try db.cachedStatement(sql: sql)
         try statement.setArguments(context.arguments)
         return statement
@@ -128,7 +190,11 @@ struct SQLQueryGenerator: SQLSubqueryGenerator {
         // SQLite honors ORDER BY and LIMIT in DELETE and UPDATE when built
         // with SQLITE_ENABLE_UPDATE_DELETE_LIMIT (Debian's is).
         if let limit = relation.limit {
-            sql += try orderingSQL(context, alias: alias)
+            let orderings = try relation.ordering.resolve(context.db)
+            if !orderings.isEmpty {
+                sql += try " ORDER BY " + orderings.map { try $0.qualified(with: alias).sql(context) }
+                    .joined(separator: ", ")
+            }
             sql += limitSQL(limit, context)
         }
         return sql
@@ -146,12 +212,6 @@ struct SQLQueryGenerator: SQLSubqueryGenerator {
         return sql
     }
 
-    private func orderingSQL(_ context: SQLGenerationContext, alias: TableAliasBase) throws -> String {
-        let orderings = try relation.ordering.resolve(context.db)
-        if orderings.isEmpty { return "" }
-        return try " ORDER BY " + orderings.map { try $0.qualified(with: alias).sql(context) }.joined(separator: ", ")
-    }
-
     /// `LIMIT ?` or `LIMIT ? OFFSET ?`: limits are bound like other values.
     private func limitSQL(_ limit: SQLLimit, _ context: SQLGenerationContext) -> String {
         context.append(limit.limit.databaseValue)
@@ -161,17 +221,147 @@ struct SQLQueryGenerator: SQLSubqueryGenerator {
     }
 }
 
+/// Where the columns of joined associations are in the rows of a request:
+/// the relation's own columns come first, then each association's.
+struct RowLayout {
+    /// The number of columns of the relation's table.
+    var baseCount: Int
+    var scopes: [String: Row.ScopeLayout]
+}
+
+// MARK: - QualifiedRelation
+
+/// A relation and its joined children, each with the alias that qualifies
+/// its columns for one generation of SQL.
+private struct QualifiedRelation {
+    let relation: SQLRelation
+    let alias: TableAliasBase
+    let joins: [QualifiedJoin]
+
+    init(_ relation: SQLRelation) {
+        self.relation = relation
+        self.alias = relation.source.alias ?? TableAliasBase(tableName: relation.source.tableName)
+        self.joins = relation.joinedChildren.map(QualifiedJoin.init)
+    }
+
+    /// The aliases of all joined tables: the context names them.
+    var allAliases: [TableAliasBase] {
+        [alias] + joins.flatMap(\.relation.allAliases)
+    }
+
+    /// The selection of the table, then the ones of joined associations.
+    func selection(_ db: Database) throws -> [SQLSelection] {
+        try relation.selection.resolve(db).map { $0.qualified(with: alias) }
+            + joins.flatMap { try $0.relation.selection(db) }
+    }
+
+    /// The ordering of the table, then the ones of joined associations,
+    /// reversed with the table's.
+    func orderings(_ db: Database) throws -> [SQLOrdering] {
+        let own = try relation.ordering.resolve(db).map { $0.qualified(with: alias) }
+        let joined = try joins.flatMap { try $0.relation.orderings(db) }
+        return own + (relation.ordering.isReversed ? joined.map(\.reversed) : joined)
+    }
+
+    func tableSQL(_ context: SQLGenerationContext) -> String {
+        var sql = relation.source.tableName.quotedDatabaseIdentifier
+        if let aliasName = context.aliasName(for: alias) {
+            sql += " " + aliasName.quotedDatabaseIdentifier
+        }
+        return sql
+    }
+
+    /// The layout of the columns selected by this relation and its joined
+    /// children, from column `start` of the row.
+    func layout(_ db: Database, start: Int) throws -> (count: Int, scopes: [String: Row.ScopeLayout], end: Int) {
+        let count = try columnCount(db)
+        var end = start + count
+        var scopes: [String: Row.ScopeLayout] = [:]
+        for join in joins {
+            let childStart = end
+            let child = try join.relation.layout(db, start: childStart)
+            // A joined table without selected columns, nor included
+            // children, has no scope.
+            if child.end > childStart {
+                scopes[join.key] = Row.ScopeLayout(offset: childStart - start, count: child.count, scopes: child.scopes)
+            }
+            end = child.end
+        }
+        return (count, scopes, end)
+    }
+
+    /// The number of columns selected by the relation itself.
+    private func columnCount(_ db: Database) throws -> Int {
+        try relation.selection.resolve(db).reduce(0) { count, selection in
+            switch selection.impl {
+            case .allColumns:
+                return try count + db.columns(in: relation.source.tableName).count
+            case .qualifiedAllColumns(let alias):
+                return try count + db.columns(in: alias.tableName).count
+            case .expression, .aliased:
+                return count + 1
+            case .literal:
+                // Raw SQL may select several columns: ask SQLite.
+                let context = SQLGenerationContext(db, aliases: [alias])
+                let sql = try "SELECT " + selection.qualified(with: alias).sql(context) + " FROM " + tableSQL(context)
+                return try count + db.cachedStatement(sql: sql).columnCount
+            }
+        }
+    }
+}
+
+/// A joined association.
+private struct QualifiedJoin {
+    let key: String
+    let isRequired: Bool
+    let condition: SQLAssociationCondition
+    let relation: QualifiedRelation
+
+    init(_ child: SQLRelation.Child) {
+        precondition(
+            child.relation.prefetchedChildren.isEmpty,
+            "Not implemented: including(all:) inside an association joined with including(required:), "
+                + "including(optional:), joining(required:) or joining(optional:)")
+        key = child.key
+        isRequired = child.kind == .oneRequired
+        condition = child.condition
+        relation = QualifiedRelation(child.relation)
+    }
+
+    /// `JOIN "author" ON "author"."id" = "book"."authorId" [AND filter]`,
+    /// followed by the joins of the association's own associations.
+    func sql(_ context: SQLGenerationContext, leftAlias: TableAliasBase, allowsRequired: Bool) throws -> String {
+        // An inner join behind a left join would discard the rows of the
+        // left join that have no match.
+        precondition(
+            allowsRequired || !isRequired,
+            "Not implemented: chaining a required association behind an optional association")
+        let db = context.db
+        var sql = (isRequired ? "JOIN " : "LEFT JOIN ") + relation.tableSQL(context)
+        var conditions = try [condition.joinExpression(db, left: leftAlias, right: relation.alias)]
+        if let filter = try relation.relation.filter?.resolve(db) {
+            conditions.append(filter.qualified(with: relation.alias))
+        }
+        sql += try " ON " + SQLExpression.associative(.and, conditions).sql(context)
+        for join in relation.joins {
+            sql += try " " + join.sql(context, leftAlias: relation.alias, allowsRequired: allowsRequired && isRequired)
+        }
+        return sql
+    }
+}
+
 // MARK: - Counting
 
 extension SQLRelation {
     /// The number of rows of the relation: `SELECT COUNT(*) FROM ...` when
     /// the selection does not matter, `SELECT COUNT(*) FROM (SELECT ...)`
-    /// otherwise.
+    /// otherwise, and when joined associations may change the number of
+    /// rows. Prefetched associations don't.
     ///
     /// Unlike GRDB, `SELECT DISTINCT expr` is counted with a subquery, not
     /// `COUNT(DISTINCT expr)`, which would not count NULL.
     func fetchCount(_ db: Database) throws -> Int {
-        if group != nil || limit != nil || isDistinct {
+        if group != nil || limit != nil || isDistinct || !joinedChildren.isEmpty {
             return try fetchTrivialCount(db)
         }
         // Aliased columns and literals may be used by the WHERE clause:
@@ -186,7 +376,7 @@ extension SQLRelation {
         if selectionMatters {
             return try fetchTrivialCount(db)
         }
-        let countRelation = unordered().with {
+        let countRelation = unordered().removingPrefetchedChildren().with {
             $0.selection = DatabasePromise(value: [.expression(.countAll)])
         }
         return try Int.fetchOne(SQLQueryGenerator(relation: countRelation).makeStatement(db)) ?? 0

@@ -1,0 +1,122 @@
+// The prefetch of to-many associations (`including(all:)`): one request
+// per association, whatever the number of fetched rows (no N+1 queries).
+//
+//     // SELECT * FROM author
+//     // SELECT *, authorId AS grdb_authorId FROM book WHERE authorId IN (1, 2, 3)
+//     Author.including(all: Author.books)
+//
+// Associated rows are grouped by the `grdb_` columns, which repeat the key
+// of the origin row, and stored in the `prefetchedRows` of each fetched row.
+
+extension SQLRelation {
+    /// A prepared request for the relation, which prefetches its to-many
+    /// associations.
+    ///
+    /// - parameter cached: Whether the statement comes from the statement
+    ///   cache: prefetch requests, whose SQL depends on the number of
+    ///   origin rows, are not cached.
+    func makePreparedRequest(_ db: Database, forSingleResult singleResult: Bool, cached: Bool = true) throws -> PreparedRequest {
+        let generator = SQLQueryGenerator(relation: self, forSingleResult: singleResult)
+        var preparedRequest = try PreparedRequest(
+            statement: generator.makeStatement(db, cached: cached),
+            rowLayout: joinedChildren.isEmpty ? nil : generator.rowLayout(db))
+        if !prefetchedChildren.isEmpty {
+            preparedRequest.supplementaryFetch = { db, rows in try prefetch(db, into: rows) }
+        }
+        return preparedRequest
+    }
+
+    /// Fetches the to-many associations of `rows`, and stores them in their
+    /// prefetched rows.
+    private func prefetch(_ db: Database, into rows: [Row]) throws {
+        guard let firstRow = rows.first else { return }
+        for child in prefetchedChildren {
+            var association = child.association
+            let mapping = try association.pivot.condition.joinMapping(
+                db, leftTable: source.tableName, rightTable: association.pivot.relation.source.tableName)
+            let leftIndexes = mapping.map { pair in
+                guard let index = firstRow.index(forColumn: pair.left) else {
+                    fatalError("""
+                        including(all:) needs the column \(pair.left) of \(source.tableName) \
+                        in the selection, in order to find the \(child.key)
+                        """)
+                }
+                return index
+            }
+            func key(of row: Row) -> [DatabaseValue] {
+                leftIndexes.map { row.databaseValue(atUncheckedIndex: $0) }
+            }
+
+            // Unique keys in order of appearance, without NULL, which
+            // matches nothing.
+            var keys: [[DatabaseValue]] = []
+            var knownKeys: Set<[DatabaseValue]> = []
+            for row in rows {
+                let key = key(of: row)
+                if !key.contains(where: \.isNull) && knownKeys.insert(key).inserted {
+                    keys.append(key)
+                }
+            }
+
+            var groups: [[DatabaseValue]: [Row]] = [:]
+            if !keys.isEmpty {
+                let pivotColumns = mapping.map(\.right)
+                let pivotAlias = TableAliasBase()
+                let pivotFilter = SQLExpression.rows(withColumns: pivotColumns, matching: keys)
+                association.pivot.relation = association.pivot.relation
+                    .aliased(pivotAlias)
+                    .filter { _ in pivotFilter }
+                let prefetchRelation = association.destinationRelation().annotated { _ in
+                    pivotColumns.map { pivotAlias[$0].forKey("grdb_" + $0) }
+                }
+                let prefetchedRows = try prefetchRelation
+                    .makePreparedRequest(db, forSingleResult: false, cached: false)
+                    .fetchAllRows(db)
+                if let firstPrefetchedRow = prefetchedRows.first {
+                    let indexes = pivotColumns.map { firstPrefetchedRow.index(forColumn: "grdb_" + $0)! }
+                    groups = Dictionary(grouping: prefetchedRows) { row in
+                        indexes.map { row.databaseValue(atUncheckedIndex: $0) }
+                    }
+                }
+            }
+            for row in rows {
+                row.prefetchedRows[child.key] = groups[key(of: row)] ?? []
+            }
+        }
+    }
+}
+
+extension SQLExpression {
+    /// The rows whose `columns` hold one of `keys`:
+    ///
+    /// ```sql
+    /// "authorId" = ?
+    /// "authorId" IN (?, ?, ?)
+    /// "a" = ? AND "b" = ?
+    /// ("a", "b") IN (VALUES (?, ?), (?, ?))
+    /// ```
+    ///
+    /// A key that contains NULL matches nothing.
+    static func rows(withColumns columns: [String], matching keys: [[DatabaseValue]]) -> SQLExpression {
+        let keys = keys.filter { !$0.contains(where: \.isNull) }
+        if columns.count == 1 {
+            return SQLCollection.array(keys.map { .value($0[0]) }).contains(.column(columns[0]))
+        }
+        switch keys.count {
+        case 0:
+            return .value(false.databaseValue)
+        case 1:
+            return .associative(.and, zip(columns, keys[0]).map { .compare(.equal, .column($0), .value($1)) })
+        default:
+            // A list of row values does not hit SQLite's limit on the depth
+            // of expressions, as `(a = ? AND b = ?) OR ...` would.
+            var sql = SQL(sql: "(") + columns.map { SQL(SQLExpression.column($0)) }.joined(separator: ", ")
+            sql += SQL(sql: ") IN (VALUES ")
+            sql += keys.map { key in
+                SQL(sql: "(") + key.map { SQL(SQLExpression.value($0)) }.joined(separator: ", ") + SQL(sql: ")")
+            }.joined(separator: ", ")
+            sql += SQL(sql: ")")
+            return .literal(sql)
+        }
+    }
+}

@@ -1,0 +1,73 @@
+// Rows and records of a prepared request, with the scopes of joined
+// associations and the prefetched rows of `including(all:)`.
+
+extension PreparedRequest {
+    /// The row of cursors: the current row of the statement, which sees the
+    /// columns of the request's table, and whose scopes see the columns of
+    /// joined associations.
+    private var scopedRow: Row? {
+        rowLayout.map { Row(statement: statement, count: $0.baseCount, scopeLayouts: $0.scopes) }
+    }
+
+    private func preconditionNoSupplementaryFetch() {
+        precondition(
+            supplementaryFetch == nil,
+            "Not implemented: fetchCursor with prefetched associations (including(all:)): use fetchAll or fetchOne")
+    }
+
+    /// A cursor over the rows of the request.
+    func makeRowCursor() throws -> RowCursor {
+        preconditionNoSupplementaryFetch()
+        return try makeRowCursorIgnoringPrefetch()
+    }
+
+    private func makeRowCursorIgnoringPrefetch() throws -> RowCursor {
+        if let scopedRow {
+            return try RowCursor(statement: statement, arguments: nil, row: scopedRow)
+        }
+        return try RowCursor(statement: statement, arguments: nil)
+    }
+
+    /// A cursor over the records of the request.
+    func makeRecordCursor<Record: FetchableRecord>(of type: Record.Type = Record.self) throws -> RecordCursor<Record> {
+        preconditionNoSupplementaryFetch()
+        if let scopedRow {
+            return try RecordCursor(statement: statement, arguments: nil, row: scopedRow)
+        }
+        return try RecordCursor(statement: statement, arguments: nil)
+    }
+
+    /// Copies of all rows, with their prefetched rows.
+    func fetchAllRows(_ db: Database) throws -> [Row] {
+        let cursor = try makeRowCursorIgnoringPrefetch()
+        var rows: [Row] = []
+        while let row = try cursor.next() {
+            rows.append(row.copy())
+        }
+        try supplementaryFetch?(db, rows)
+        return rows
+    }
+
+    /// A copy of the first row, with its prefetched rows.
+    func fetchOneRow(_ db: Database) throws -> Row? {
+        guard let row = try makeRowCursorIgnoringPrefetch()._fetchFirst({ $0.copy() }) else { return nil }
+        try supplementaryFetch?(db, [row])
+        return row
+    }
+
+    /// All records.
+    func fetchAllRecords<Record: FetchableRecord>(_ db: Database, of type: Record.Type = Record.self) throws -> [Record] {
+        if supplementaryFetch != nil {
+            return try fetchAllRows(db).map(Record.init(row:))
+        }
+        return try Array(makeRecordCursor(of: Record.self))
+    }
+
+    /// The first record.
+    func fetchOneRecord<Record: FetchableRecord>(_ db: Database, of type: Record.Type = Record.self) throws -> Record? {
+        if supplementaryFetch != nil {
+            return try fetchOneRow(db).map(Record.init(row:))
+        }
+        return try makeRecordCursor(of: Record.self)._fetchFirst { $0 }
+    }
+}
