@@ -41,6 +41,9 @@ final class StatementAuthorizer {
     private(set) var info = StatementInfo()
     /// Only statements that GRDBLite compiles are described.
     private var isCompiling = false
+    /// The region read by the compiled statement, collected only on demand
+    /// (``selectedRegion(_:)``) so that ordinary compilations don't pay.
+    private var selectedRegion: DatabaseRegion?
     /// Decides whether deletions must be reported row by row. The database
     /// owns the authorizer (no weak reference: it would slow down every
     /// unowned reference to the database).
@@ -67,6 +70,15 @@ final class StatementAuthorizer {
         return (result, info)
     }
 
+    /// Runs `body`, which compiles statements, and returns the tables and
+    /// columns they read.
+    func selectedRegion(_ body: () throws -> Void) rethrows -> DatabaseRegion {
+        selectedRegion = DatabaseRegion()
+        defer { selectedRegion = nil }
+        try body()
+        return selectedRegion!
+    }
+
     private func authorize(_ action: CInt, _ arg1: UnsafePointer<CChar>?, _ arg2: UnsafePointer<CChar>?) -> CInt {
         guard isCompiling else { return SQLITE_OK }
         switch action {
@@ -79,6 +91,14 @@ final class StatementAuthorizer {
              SQLITE_CREATE_VIEW, SQLITE_CREATE_TEMP_VIEW, SQLITE_CREATE_TRIGGER, SQLITE_CREATE_TEMP_TRIGGER,
              SQLITE_CREATE_VTABLE, SQLITE_ALTER_TABLE, SQLITE_ATTACH, SQLITE_DETACH:
             info.changesSchema = true
+        case SQLITE_READ:
+            guard selectedRegion != nil, let arg1, let arg2 else { break }
+            let table = String(cString: arg1)
+            let column = String(cString: arg2)
+            // An empty column is a read of the table itself: COUNT(*).
+            selectedRegion!.formUnion(column.isEmpty
+                ? DatabaseRegion(table: table)
+                : DatabaseRegion(table: table, columns: [column]))
         case SQLITE_INSERT:
             if let arg1 { info.writes.append(.insert(table: String(cString: arg1))) }
         case SQLITE_UPDATE:

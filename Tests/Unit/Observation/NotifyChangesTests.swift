@@ -64,6 +64,54 @@ import Testing
         #expect(observer.events == expected, "\(region)")
     }
 
+    /// Tables and requests are regions too.
+    @Test func tablesAndRequests() throws {
+        let dbQueue = try makePlayerDatabase()
+        let cases: [(any DatabaseRegionConvertible, String, [String])] = [
+            (Table("player"), "player(*)", ["didChange", "willCommit", "didCommit"]),
+            (Table("team"), "team(*)", ["willCommit", "didCommit"]),
+            (Table<Row>("player").select(Column("name")), "player(name)", ["willCommit", "didCommit"]),
+            (Table<Row>("player").filter(Column("score") > 10).select(Column("name")),
+             "player(name,score)", ["didChange", "willCommit", "didCommit"]),
+            // SQLite reports a rowid scan as a read of the whole table (as in GRDB).
+            (Table<Row>("team").select(Column("id")).joining(
+                required: Table("team").hasMany(Table("player")).select(Column("score"))),
+             "player(teamId),team(*)", ["willCommit", "didCommit"]),
+            (Table<Row>("team").select(Column("name")).including(
+                required: Table("team").hasMany(Table("player")).select(Column("score"))),
+             "player(score,teamId),team(id,name)", ["didChange", "willCommit", "didCommit"]),
+            (SQLRequest<Row>(sql: "SELECT COUNT(*) FROM team"), "team(*)", ["willCommit", "didCommit"]),
+            (SQLRequest<Row>(sql: "SELECT COUNT(*) FROM player"), "player(*)", ["didChange", "willCommit", "didCommit"]),
+            (SQLRequest<Row>(sql: "SELECT 1"), "empty", ["willCommit", "didCommit"]),
+        ]
+        for (region, description, expected) in cases {
+            let observer = observer(playerColumns: ["score"])
+            dbQueue.add(transactionObserver: observer)
+            try dbQueue.write { db in
+                let actual = try region.databaseRegion(db).description
+                #expect(actual == description)
+                try db.notifyChanges(in: region)
+            }
+            #expect(observer.events == expected, "\(description)")
+            dbQueue.remove(transactionObserver: observer)
+        }
+    }
+
+    /// Reading a request's region compiles a statement of its own: the
+    /// request's cached statement, and a cursor on it, are left alone.
+    @Test func requestRegionLeavesCursorsAlone() throws {
+        let dbQueue = try makePlayerDatabase()
+        try dbQueue.write { db in
+            try db.execute(sql: "INSERT INTO player (id, score) VALUES (1, 10), (2, 20)")
+            let request = Table<Row>("player").select(Column("score")).order(Column("id"))
+            let cursor = try request.fetchCursor(db)
+            #expect(try cursor.next()?["score"] == 10)
+            #expect(try request.databaseRegion(db) == DatabaseRegion(table: "player", columns: ["score", "id"]))
+            #expect(try cursor.next()?["score"] == 20)
+            #expect(try cursor.next() == nil)
+        }
+    }
+
     @Test func emptyDatabase() throws {
         let dbQueue = try DatabaseQueue()
         let observer = RecordingObserver()

@@ -7,7 +7,7 @@
 /// let players = try Player.fetchAll(db, request)
 /// let count = try request.fetchCount(db)
 /// ```
-public protocol FetchRequest<RowDecoder>: SQLSubqueryable {
+public protocol FetchRequest<RowDecoder>: SQLSubqueryable, DatabaseRegionConvertible {
     /// The type that decodes fetched rows.
     associatedtype RowDecoder
 

@@ -246,3 +246,11 @@ extension Table where RowDecoder: DatabaseValueConvertible & StatementColumnConv
     /// A set of the values of the leftmost column.
     public func fetchSet(_ db: Database) throws -> Set<RowDecoder> { try all().fetchSet(db) }
 }
+
+extension Table: DatabaseRegionConvertible {
+    /// All rows and columns of the table:
+    /// `try db.notifyChanges(in: Table("player"))`.
+    public func databaseRegion(_ db: Database) throws -> DatabaseRegion {
+        DatabaseRegion(table: tableName)
+    }
+}

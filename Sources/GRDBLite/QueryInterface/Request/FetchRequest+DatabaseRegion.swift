@@ -1,0 +1,20 @@
+extension FetchRequest {
+    /// The tables and columns the request reads, as SQLite reports them
+    /// when it compiles the request's statement.
+    ///
+    /// Requests are regions, so that observers can be told about changes
+    /// SQLite does not report:
+    ///
+    /// ```swift
+    /// try db.notifyChanges(in: Player.filter { $0.score > 1000 })
+    /// ```
+    ///
+    /// The associations that `including(all:)` prefetches with other
+    /// statements are not part of the region, as in GRDB.
+    public func databaseRegion(_ db: Database) throws -> DatabaseRegion {
+        let sql = try makePreparedRequest(db, forSingleResult: false).statement.sql
+        return try db.authorizer.selectedRegion {
+            _ = try db.makeStatement(sql: sql, persistent: false)
+        }
+    }
+}
