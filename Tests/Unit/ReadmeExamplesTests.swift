@@ -1,0 +1,261 @@
+import Foundation
+import Testing
+import GRDBLite
+
+// The README's examples, as written there (temporary paths aside), so that
+// the README cannot drift from the API.
+
+private struct Player: Codable, FetchableRecord, MutablePersistableRecord {
+    var id: Int64?
+    var name: String
+    var score: Int
+    var creationDate: Date?
+
+    enum Columns {
+        static let name = Column(CodingKeys.name)
+        static let score = Column(CodingKeys.score)
+    }
+
+    mutating func willInsert(_ db: Database) throws {
+        if creationDate == nil { creationDate = try db.transactionDate }
+    }
+
+    mutating func didInsert(_ inserted: InsertionSuccess) {
+        id = inserted.rowID
+    }
+}
+
+private struct Author: Codable, FetchableRecord, PersistableRecord {
+    var id: Int64
+    var name: String
+    var countryCode: String?
+    enum Columns {
+        static let countryCode = Column(CodingKeys.countryCode)
+    }
+}
+
+private struct Book: Codable, FetchableRecord, PersistableRecord {
+    var id: Int64
+    var authorId: Int64
+    var title: String
+}
+
+extension Book {
+    static let author = belongsTo(Author.self)
+}
+
+extension Author {
+    static let books = hasMany(Book.self)
+}
+
+extension DerivableRequest<Author> {
+    fileprivate func filter(countryCode: String) -> Self {
+        filter { $0.countryCode == countryCode }
+    }
+}
+
+private struct Authorship: Decodable, FetchableRecord {
+    var book: Book
+    var author: Author
+}
+
+private struct LiteraryCareer: Decodable, FetchableRecord {
+    var author: Author
+    var books: [Book]
+}
+
+private struct AuthorInfo: Decodable, FetchableRecord {
+    var author: Author
+    var bookCount: Int
+}
+
+private final class PlayerObserver: TransactionObserver {
+    var changes: [(DatabaseEvent.Kind, Int64)] = []
+    var committed: [[(DatabaseEvent.Kind, Int64)]] = []
+
+    func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool {
+        eventKind.tableName == "player"
+    }
+    func databaseDidChange(with event: DatabaseEvent) {
+        changes.append((event.kind, event.rowID))
+    }
+    func databaseWillCommit() throws { }
+    func databaseDidCommit(_ db: Database) { committed.append(changes); changes = [] }
+    func databaseDidRollback(_ db: Database) { changes = [] }
+}
+
+@Suite struct ReadmeExamplesTests {
+    @Test func quickExample() throws {
+        let path = FileManager.default.temporaryDirectory
+            .appendingPathComponent("grdblite-readme-\(UUID().uuidString).sqlite").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let dbQueue = try DatabaseQueue(path: path)
+
+        try dbQueue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE IF NOT EXISTS player (
+                    id INTEGER PRIMARY KEY,
+                    name TEXT NOT NULL,
+                    score INTEGER NOT NULL)
+                """)
+            try db.execute(sql: "INSERT INTO player (name, score) VALUES (?, ?)", arguments: ["Arthur", 1000])
+            try db.execute(sql: "INSERT INTO player (name, score) VALUES (:name, :score)",
+                           arguments: ["name": "Barbara", "score": 1200])
+        }
+
+        let best = try dbQueue.read { db -> String? in
+            try String.fetchOne(db, sql: "SELECT name FROM player ORDER BY score DESC")
+        }
+        #expect(best == "Barbara")
+
+        var seen: [String: Int] = [:]
+        try dbQueue.read { db in
+            let rows = try Row.fetchCursor(db, sql: "SELECT * FROM player")
+            while let row = try rows.next() {
+                let name: String = row["name"]
+                let score: Int = row["score"]
+                seen[name] = score
+            }
+        }
+        #expect(seen == ["Arthur": 1000, "Barbara": 1200])
+    }
+
+    @Test func recordsAndMigrations() throws {
+        var config = Configuration()
+        config.transactionClock = .custom { _ in Date(timeIntervalSince1970: 1_000_000) }
+        let dbQueue = try DatabaseQueue(configuration: config)
+
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("createPlayer") { db in
+            try db.create(table: "player") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("name", .text).notNull()
+                t.column("score", .integer).notNull()
+                t.column("creationDate", .datetime).notNull()
+            }
+        }
+        try migrator.migrate(dbQueue)
+
+        try dbQueue.write { db in
+            var player = Player(name: "Arthur", score: 1000)
+            try player.insert(db)
+            #expect(player.id == 1)
+            #expect(player.creationDate == Date(timeIntervalSince1970: 1_000_000))
+            let didUpdate = try player.updateChanges(db) { $0.score += 10 }
+            #expect(didUpdate)
+            let arthur = try Player.find(db, key: player.id!)
+            #expect(arthur.score == 1010)
+            #expect(arthur.creationDate == Date(timeIntervalSince1970: 1_000_000))
+            let best = try Player
+                .filter { $0.score > 500 }
+                .order { $0.score.desc }
+                .limit(10)
+                .fetchAll(db)
+            #expect(best.map(\.name) == ["Arthur"])
+            #expect(try arthur.delete(db))
+            #expect(try Player.fetchCount(db) == 0)
+        }
+    }
+
+    @Test func associations() throws {
+        let dbQueue = try DatabaseQueue()
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("createLibrary") { db in
+            try db.create(table: "author") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("name", .text).notNull()
+                t.column("countryCode", .text)
+            }
+            try db.create(table: "book") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("title", .text).notNull()
+                t.belongsTo("author", onDelete: .cascade).notNull()
+            }
+        }
+        try migrator.migrate(dbQueue)
+
+        try dbQueue.write { db in
+            try Author(id: 1, name: "Gabriel García Márquez", countryCode: "CO").insert(db)
+            try Author(id: 2, name: "Thomas Mann", countryCode: "DE").insert(db)
+            try Author(id: 3, name: "Hermann Hesse", countryCode: "DE").insert(db)
+            try Book(id: 1, authorId: 1, title: "Cien años de soledad").insert(db)
+            try Book(id: 2, authorId: 2, title: "Der Zauberberg").insert(db)
+            try Book(id: 3, authorId: 2, title: "Buddenbrooks").insert(db)
+        }
+
+        try dbQueue.read { db in
+            let authorships = try Book
+                .including(required: Book.author.filter(countryCode: "CO"))
+                .asRequest(of: Authorship.self)
+                .fetchAll(db)
+            #expect(authorships.map(\.book.title) == ["Cien años de soledad"])
+            #expect(authorships.map(\.author.id) == [1])
+
+            let careers = try Author.all()
+                .filter(countryCode: "DE")
+                .including(all: Author.books)
+                .asRequest(of: LiteraryCareer.self)
+                .fetchAll(db)
+            #expect(careers.map(\.author.id) == [2, 3])
+            #expect(careers.map { $0.books.map(\.id) } == [[2, 3], []])
+
+            let infos = try Author
+                .annotated(with: Author.books.count)
+                .asRequest(of: AuthorInfo.self)
+                .fetchAll(db)
+            #expect(infos.map(\.author.id) == [1, 2, 3])
+            #expect(infos.map(\.bookCount) == [1, 2, 0])
+
+            let author = try Author.find(db, key: 2)
+            let books = try author.request(for: Author.books).fetchAll(db)
+            #expect(books.map(\.title).sorted() == ["Buddenbrooks", "Der Zauberberg"])
+        }
+
+        // onDelete: .cascade from the README's belongsTo.
+        try dbQueue.write { db in
+            _ = try Author.deleteOne(db, key: 2)
+            #expect(try Book.fetchCount(db) == 1)
+        }
+    }
+
+    @Test func transactionObserver() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.execute(sql: "CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT)")
+            try db.execute(sql: "CREATE TABLE other (id INTEGER PRIMARY KEY)")
+        }
+        let observer = PlayerObserver()
+        dbQueue.add(transactionObserver: observer)
+        try dbQueue.write { db in
+            try db.execute(sql: "INSERT INTO player (id, name) VALUES (1, 'Arthur')")
+            try db.execute(sql: "INSERT INTO other (id) VALUES (1)")
+            try db.execute(sql: "UPDATE player SET name = 'Barbara' WHERE id = 1")
+            try db.execute(sql: "DELETE FROM player")
+        }
+        #expect(observer.committed.count == 1)
+        #expect(observer.committed[0].map(\.0) == [.insert, .update, .delete])
+        #expect(observer.committed[0].map(\.1) == [1, 1, 1])
+    }
+
+    @Test func notifyChangesKinds() throws {
+        final class Counter: TransactionObserver {
+            var unknownChanges = 0
+            func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { true }
+            func databaseDidChange() { unknownChanges += 1 }
+            func databaseDidChange(with event: DatabaseEvent) { }
+            func databaseDidCommit(_ db: Database) { }
+            func databaseDidRollback(_ db: Database) { }
+        }
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { try $0.execute(sql: "CREATE TABLE player (id INTEGER PRIMARY KEY)") }
+        let counter = Counter()
+        dbQueue.add(transactionObserver: counter)
+        try dbQueue.write { db in
+            try db.notifyChanges(in: .fullDatabase)
+            try db.notifyChanges(in: Table("sqlite_master"))
+            try db.notifyChanges(in: Table("player"))
+            try db.notifyChanges(in: Table("missing"))
+        }
+        #expect(counter.unknownChanges == 3)
+    }
+}
