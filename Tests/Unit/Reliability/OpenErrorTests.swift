@@ -210,12 +210,20 @@ import Testing
         let restore = try makeUnwritable(directory.url.path)
         defer { restore() }
 
-        // The rollback journal can't be created next to the database.
+        // The rollback journal can't be created next to the database. SQLite
+        // reports a directory this user may not write in (EACCES) with
+        // SQLITE_READONLY_DIRECTORY, and an immutable one (EPERM: chattr +i,
+        // when the tests run as root) with SQLITE_CANTOPEN.
         let error = databaseError {
             try dbQueue.write { try $0.execute(sql: "INSERT INTO t (id) VALUES (2)") }
         }
-        #expect(error?.resultCode == .SQLITE_CANTOPEN)
-        #expect(error?.message == "unable to open database file")
+        if getuid() != 0 {
+            #expect(error?.extendedResultCode == .SQLITE_READONLY_DIRECTORY)
+            #expect(error?.message == "attempt to write a readonly database")
+        } else {
+            #expect(error?.resultCode == .SQLITE_CANTOPEN)
+            #expect(error?.message == "unable to open database file")
+        }
         #expect(error?.sql == "INSERT INTO t (id) VALUES (2)")
         #expect(try dbQueue.read { try Int.fetchAll($0, sql: "SELECT id FROM t") } == [1])
 
