@@ -59,12 +59,17 @@ import Testing
 
     /// The waiting queue's trace tells the holder to commit when the
     /// waiting `BEGIN IMMEDIATE` starts: the write waits, then succeeds.
+    ///
+    /// The holder waits too: in rollback journal mode, its COMMIT needs an
+    /// exclusive lock, and the waiter holds a shared lock for an instant
+    /// each time it tries to begin (without a timeout, that COMMIT would
+    /// fail with SQLITE_BUSY, and roll back, once in a while).
     @Test(arguments: Mode.allCases)
     func timeoutModeWaitsAndSucceeds(mode: Mode) throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = directory.path("busy.sqlite")
-        let holder = try makeQueue(path, mode)
+        let holder = try makeQueue(path, mode, busyMode: .timeout(60))
         try holder.write { try $0.execute(sql: "CREATE TABLE t (who TEXT NOT NULL)") }
         let locked = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
