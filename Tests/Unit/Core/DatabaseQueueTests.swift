@@ -111,8 +111,9 @@ import GRDBLite
         let error = try #require(#expect(throws: DatabaseError.self) {
             try dbQueue.read { db throws in
                 // The function interrupts the connection from inside the statement.
-                db.add(function: DatabaseFunction("interruptAt", argumentCount: 2) { values in
-                    if values[0] == values[1] { dbQueue.interrupt() }
+                // Weak: the connection owns its functions.
+                db.add(function: DatabaseFunction("interruptAt", argumentCount: 2) { [weak dbQueue] values in
+                    if values[0] == values[1] { dbQueue?.interrupt() }
                     return values[0]
                 })
                 _ = try Int.fetchAll(db, sql: """
