@@ -44,9 +44,14 @@ let package = Package(
         .executableTarget(
             name: "grdblite-crash-writer",
             dependencies: ["GRDBLite"]),
+        // Temporary directories, seeded random numbers and the reliability
+        // scale, shared by the unit and reliability tests.
+        .target(
+            name: "TestSupport",
+            path: "Tests/TestSupport"),
         .testTarget(
             name: "UnitTests",
-            dependencies: ["GRDBLite"],
+            dependencies: ["GRDBLite", "TestSupport"],
             path: "Tests/Unit"),
         // Property-based suites that check GRDBLite against reference
         // models (see Tests/Property/README.md).
@@ -68,7 +73,7 @@ let package = Package(
         // safety, multi-process locking, I/O errors, out-of-memory.
         .testTarget(
             name: "ReliabilityTests",
-            dependencies: ["GRDBLite", "CFaultInjection", "grdblite-crash-writer"],
+            dependencies: ["GRDBLite", "CFaultInjection", "TestSupport", "grdblite-crash-writer"],
             path: "Tests/Reliability"),
     ],
     swiftLanguageModes: [.v6]

@@ -1,6 +1,7 @@
 import Foundation
 import GRDBLite
 import Testing
+import TestSupport
 @testable import grdblite_crash_writer
 
 /// A child process commits transactions in a loop and reports each commit

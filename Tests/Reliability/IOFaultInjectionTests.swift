@@ -2,6 +2,7 @@ import CFaultInjection
 import Foundation
 import GRDBLite
 import Testing
+import TestSupport
 
 /// I/O error injection, after SQLite's own ioerr tests: a VFS makes the
 /// N-th I/O operation fail (read, write, sync, truncate, file size, open,

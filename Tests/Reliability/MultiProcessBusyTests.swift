@@ -1,6 +1,7 @@
 import Foundation
 import GRDBLite
 import Testing
+import TestSupport
 
 /// Another process holds a write transaction (`grdblite-crash-writer
 /// hold`): with the immediate busy mode a write fails with `SQLITE_BUSY`,

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import GRDBLite
+import TestSupport
 
 @Suite struct CursorTests {
     /// 1...5, as a database cursor.

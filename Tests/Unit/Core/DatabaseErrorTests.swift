@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import GRDBLite
+import TestSupport
 
 @Suite struct DatabaseErrorTests {
     private func makeQueue() throws -> DatabaseQueue {

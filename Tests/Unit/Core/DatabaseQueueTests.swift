@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Testing
 import GRDBLite
+import TestSupport
 
 @Suite struct DatabaseQueueTests {
     @Test func inMemoryDatabasesArePrivate() throws {

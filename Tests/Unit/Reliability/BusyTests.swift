@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import GRDBLite
 import Testing
+import TestSupport
 
 /// Two queues on one file: a conflicting write fails with `SQLITE_BUSY`
 /// in the immediate busy mode, waits and succeeds with a timeout or a

@@ -3,6 +3,7 @@ import Foundation
 import GRDBLite
 import Synchronization
 import Testing
+import TestSupport
 
 /// Many threads and tasks write and read through one `DatabaseQueue`:
 /// no write is lost, and no read sees a partial transaction.

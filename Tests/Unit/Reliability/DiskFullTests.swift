@@ -1,6 +1,7 @@
 import Foundation
 import GRDBLite
 import Testing
+import TestSupport
 
 /// A write that runs out of space (`PRAGMA max_page_count`) throws
 /// `SQLITE_FULL`, rolls back, keeps earlier data and leaves the queue

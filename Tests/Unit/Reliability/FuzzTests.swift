@@ -2,6 +2,7 @@ import CSQLite
 import Foundation
 import GRDBLite
 import Testing
+import TestSupport
 
 /// Seeded fuzzing: random SQL fragments with random arguments, run
 /// through every way GRDBLite runs SQL (with a transaction observer

@@ -1,6 +1,7 @@
 import Foundation
 import GRDBLite
 import Testing
+import TestSupport
 
 /// Files that can't be opened, or that are not databases, or are damaged:
 /// a `DatabaseError` with SQLite's code and a message naming the problem

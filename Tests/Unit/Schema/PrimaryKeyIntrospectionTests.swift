@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import GRDBLite
+import TestSupport
 
 @Suite struct PrimaryKeyIntrospectionTests {
     private func withSchema<T>(_ sql: String, _ body: (Database) throws -> T) throws -> T {
