@@ -9,12 +9,14 @@
 #     -v "$PWD/reports:/reports" grdblite bench --output /reports   # JSON + SVG on the host
 #   docker build --target tests -t grdblite:tests .   # tests only, without the release benchmark
 #
+# Two packages: the library (Package.swift, whose tests build in debug) and the benchmark
+# (Benchmarks/Package.swift, GRDBLite by path plus its peers, built in release).
 # Layers, from the least to the most often invalidated, so that editing a source file
 # recompiles GRDBLite, its tests and the benchmark, never the dependencies (GRDB...):
 #   1. system packages and the user;
-#   2. `swift package resolve`           (invalidated by Package.swift only);
-#   3. dependencies, built against a skeleton of the package where every target holds one
-#      empty stub file (invalidated by Package.swift, or by adding/removing a target);
+#   2. `swift package resolve` of both  (invalidated by the two Package.swift files only);
+#   3. dependencies, built against a skeleton of both packages where every target holds one
+#      empty stub file (invalidated by a Package.swift, or by adding/removing a target);
 #   4. the sources: test build, then (last stage) the release benchmark.
 # It uses no BuildKit feature, so any `docker build` builds it, but warm builds want BuildKit
 # (the default since Docker 23, and on GitHub): Docker 20.10's legacy builder truncates file
@@ -22,15 +24,16 @@
 # build files as changed and recompiles the release dependencies after every source edit.
 # With an old Docker: DOCKER_BUILDKIT=1 docker build ...
 
-# The package's skeleton: the target folders, each with one stub Swift file instead of its
+# The packages' skeleton: the target folders, each with one stub Swift file instead of its
 # sources, plus the non-Swift files SwiftPM reads (module maps, headers). It changes only
 # when targets are added or removed, so the dependency layer below stays cached.
 FROM swift:6.3-bookworm AS skeleton
 WORKDIR /src
 COPY Sources Sources
 COPY Tests Tests
+COPY Benchmarks/Sources Benchmarks/Sources
 RUN set -eu; \
-    for target in Sources/* Tests/*; do \
+    for target in Sources/* Tests/* Benchmarks/Sources/*; do \
         [ -n "$(find "$target" -name '*.swift' -print -quit)" ] || continue; \
         if [ -n "$(find "$target" -name main.swift -print -quit)" ] \
            || grep -rqE '^[[:space:]]*@main([[:space:]]|$)' --include='*.swift' "$target"; then \
@@ -41,7 +44,7 @@ RUN set -eu; \
         find "$target" -name '*.swift' -delete; \
         printf '%s\n' "$stub" > "$target/DockerStub.swift"; \
     done; \
-    find Sources Tests -type d -empty -delete
+    find Sources Tests Benchmarks/Sources -type d -empty -delete
 
 FROM swift:6.3-bookworm AS tests
 RUN export DEBIAN_FRONTEND=noninteractive \
@@ -57,12 +60,13 @@ USER grdblite
 WORKDIR /app
 
 COPY --chown=grdblite:grdblite Package.swift ./
-RUN swift package resolve
+COPY --chown=grdblite:grdblite Benchmarks/Package.swift Benchmarks/
+RUN swift package resolve && swift package --package-path Benchmarks resolve
 
 COPY --from=skeleton --chown=grdblite:grdblite /src/ ./
 RUN swift build --product GRDBLitePackageTests \
-    && swift build -c release \
-    && rm -rf Sources Tests
+    && swift build -c release --package-path Benchmarks --product bench \
+    && rm -rf Sources Tests Benchmarks/Sources
 
 COPY --chown=grdblite:grdblite . .
 RUN swift build --product GRDBLitePackageTests
@@ -70,4 +74,4 @@ ENTRYPOINT ["/app/Scripts/docker-entrypoint.sh"]
 
 # The default image: the tests above, plus the release benchmark.
 FROM tests
-RUN swift build -c release --product bench
+RUN swift build -c release --package-path Benchmarks --product bench

@@ -5,14 +5,12 @@ let package = Package(
     name: "GRDBLite",
     products: [
         .library(name: "GRDBLite", targets: ["GRDBLite"]),
-        .executable(name: "bench", targets: ["bench"]),
     ],
+    // Only what the library's own tests need: the benchmark and its peers
+    // (GRDB, Vapor's SQLite stack) are a package of their own, Benchmarks/,
+    // so that a package depending on GRDBLite never resolves them.
     dependencies: [
-        // The benchmark's command line.
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        // The benchmark's peer: GRDBLite is measured against GRDB itself.
-        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
-        // The property suites' generators and shrinking.
+        // The property suites' generators and shrinking (test only).
         .package(url: "https://github.com/x-sheep/swift-property-based", exact: "2.0.1"),
     ],
     targets: [
@@ -21,24 +19,9 @@ let package = Package(
             name: "CSQLite",
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]),
-        // jemalloc, the benchmark's allocator (Debian: `apt-get install libjemalloc-dev`).
-        .systemLibrary(
-            name: "CJemalloc",
-            pkgConfig: "jemalloc",
-            providers: [.apt(["libjemalloc-dev"])]),
         .target(
             name: "GRDBLite",
             dependencies: ["CSQLite"]),
-        // Raw SQLite, GRDBLite and GRDB on GRDB's performance workloads.
-        .executableTarget(
-            name: "bench",
-            dependencies: [
-                "GRDBLite",
-                "CSQLite",
-                "CJemalloc",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "GRDB", package: "GRDB.swift"),
-            ]),
         // The child process of the crash and multi-process tests
         // (Tests/Reliability): writes transactions until it is killed.
         .executableTarget(

@@ -44,8 +44,8 @@ insert_rows=${INSERT_ROWS:-5000}
 
 Scripts/install-deps.sh
 command -v valgrind >/dev/null || { echo "valgrind is missing: apt-get install valgrind" >&2; exit 1; }
-swift build -c release --product bench >&2
-bench="$(swift build -c release --show-bin-path)/bench"
+swift build -c release --package-path Benchmarks --product bench >&2
+bench="$(swift build -c release --package-path Benchmarks --show-bin-path)/bench"
 
 if [ $# -gt 0 ]; then workloads=("$@"); else mapfile -t workloads < <("$bench" --list-workloads); fi
 work=$(mktemp -d)

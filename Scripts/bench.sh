@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Runs the benchmark: installs the C libraries it needs, builds it in
-# release, and runs it with the given arguments. By default: every
+# Runs the benchmark (the package in Benchmarks/, which depends on GRDBLite
+# by path): installs the C libraries it needs, builds it in release, and
+# runs it with the given arguments. By default: every
 # workload, 200,000 rows fetched and 50,000 inserted, in a temporary folder.
 #
 #   Scripts/bench.sh                              # the Markdown report on stdout
@@ -10,5 +11,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 Scripts/install-deps.sh
-swift build -c release --product bench >&2
-exec "$(swift build -c release --show-bin-path)/bench" "$@"
+swift build -c release --package-path Benchmarks --product bench >&2
+exec "$(swift build -c release --package-path Benchmarks --show-bin-path)/bench" "$@"

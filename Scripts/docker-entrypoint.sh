@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 case "${1-}" in
 bench)
     shift
-    if [ ! -x .build/release/bench ]; then
+    if [ ! -x Benchmarks/.build/release/bench ]; then
         echo "This image has no benchmark (built with --target tests?)." >&2
         exit 2
     fi
@@ -28,7 +28,7 @@ bench)
              "with --user \"\$(id -u):\$(id -g)\" so that the reports are yours." >&2
         exit 2
     fi
-    exec .build/release/bench "$@"
+    exec Benchmarks/.build/release/bench "$@"
     ;;
 test)
     shift

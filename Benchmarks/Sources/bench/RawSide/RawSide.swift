@@ -1,4 +1,4 @@
-import CSQLite
+import BenchSQLite
 
 /// The floor: the SQLite C API written as tightly as possible. Each run
 /// prepares its statement once (as the wrappers do), reads columns with

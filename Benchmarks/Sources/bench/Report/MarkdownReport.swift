@@ -6,9 +6,14 @@ enum MarkdownReport {
         var lines: [String] = []
         let machine = report.machine
         let software = report.software
-        lines.append("\(machine.cpu), \(machine.cores) cores, \(machine.memoryBytes >> 30) GiB, \(machine.os). SQLite \(software.sqliteVersionBySide[Side.raw.rawValue] ?? "?"), Swift \(software.swiftCompiler) (\(software.buildConfiguration) build), GRDB \(software.grdbVersion), \(software.allocator).")
+        lines.append(
+            "\(machine.cpu), \(machine.cores) cores, \(machine.memoryBytes >> 30) GiB, \(machine.os). "
+                + "SQLite \(software.sqliteVersionBySide[Side.raw.rawValue] ?? "?"), "
+                + "Swift \(software.swiftCompiler) (\(software.buildConfiguration) build), GRDB \(software.grdbVersion), \(software.allocator).")
         lines.append("")
-        lines.append("Durations in seconds: median (min–max) of \(report.plan.iterations) runs after \(report.plan.warmups) warm-up(s); ratios of medians. \(report.fetchRowCount) rows fetched, \(report.insertRowCount) inserted.")
+        lines.append(
+            "Durations in seconds: median (min–max) of \(report.plan.iterations) runs after \(report.plan.warmups) warm-up(s); "
+                + "ratios of medians. \(report.fetchRowCount) rows fetched, \(report.insertRowCount) inserted.")
         lines.append("")
         lines.append("| Workload | raw C | GRDBLite | GRDB 7.10 | GRDBLite/raw | GRDB/raw | GRDBLite/GRDB |")
         lines.append("|---|---:|---:|---:|---:|---:|---:|")

@@ -1,4 +1,4 @@
-import CSQLite
+import BenchSQLite
 import Foundation
 
 /// The database files of a run, in one folder, shared by all sides:

@@ -1,4 +1,4 @@
-import CSQLite
+import BenchSQLite
 
 /// A connection of the SQLite C API, opened as GRDB and GRDBLite open
 /// theirs: `SQLITE_OPEN_NOMUTEX`, so that SQLite takes no mutex per call

@@ -23,7 +23,9 @@ enum SVGChart {
         let height = plotBottom + 50
 
         var svg: [String] = []
-        svg.append(##"<svg xmlns="http://www.w3.org/2000/svg" width="\##(format(width))" height="\##(format(height))" viewBox="0 0 \##(format(width)) \##(format(height))" font-family="Helvetica, Arial, sans-serif" font-size="12">"##)
+        svg.append(
+            ##"<svg xmlns="http://www.w3.org/2000/svg" width="\##(format(width))" height="\##(format(height))" "##
+                + ##"viewBox="0 0 \##(format(width)) \##(format(height))" font-family="Helvetica, Arial, sans-serif" font-size="12">"##)
         svg.append(##"<rect width="100%" height="100%" fill="white"/>"##)
         svg.append(##"<text x="10" y="22" font-size="15" font-weight="bold">Time relative to the raw SQLite C API (lower is better)</text>"##)
         svg.append(##"<text x="10" y="40" fill="#555">\##(escape("\(report.fetchRowCount) rows fetched, \(report.insertRowCount) inserted; medians of \(report.plan.iterations) runs; \(report.machine.cpu)"))</text>"##)
@@ -48,7 +50,9 @@ enum SVGChart {
             for (index, bar) in bars.enumerated() {
                 let y = groupTop + 4 + Double(index) * (barHeight + 2)
                 if let value = bar.value(result) {
-                    svg.append(##"<rect x="\##(format(labelWidth))" y="\##(format(y))" width="\##(format(max(1, value * scale)))" height="\##(format(barHeight))" fill="\##(bar.color)"><title>\##(escape(bar.name)): \##(String(format: "%.2f", value))×</title></rect>"##)
+                    svg.append(
+                        ##"<rect x="\##(format(labelWidth))" y="\##(format(y))" width="\##(format(max(1, value * scale)))" height="\##(format(barHeight))" "##
+                            + ##"fill="\##(bar.color)"><title>\##(escape(bar.name)): \##(String(format: "%.2f", value))×</title></rect>"##)
                     svg.append(##"<text x="\##(format(labelWidth + value * scale + 4))" y="\##(format(y + barHeight - 4))" font-size="11">\##(String(format: "%.2f", value))×</text>"##)
                 } else {
                     svg.append(##"<text x="\##(format(labelWidth + 4))" y="\##(format(y + barHeight - 4))" font-size="11" fill="#888">n/a</text>"##)
@@ -60,7 +64,8 @@ enum SVGChart {
         let floor = labelWidth + scale
         svg.append(##"<line x1="\##(format(floor))" y1="\##(format(top - 8))" x2="\##(format(floor))" y2="\##(format(plotBottom))" stroke="#222" stroke-dasharray="4 3"/>"##)
         svg.append(##"<text x="\##(format(floor + 4))" y="\##(format(top - 10))" fill="#222">raw C = 1×</text>"##)
-        svg.append(##"<text x="\##(format(labelWidth + plotWidth / 2))" y="\##(format(plotBottom + 36))" text-anchor="middle" fill="#555">\##(escape("SQLite \(report.software.sqliteVersionBySide["raw"] ?? "?"), Swift \(report.software.swiftCompiler), \(report.date)"))</text>"##)
+        let footer = "SQLite \(report.software.sqliteVersionBySide["raw"] ?? "?"), Swift \(report.software.swiftCompiler), \(report.date)"
+        svg.append(##"<text x="\##(format(labelWidth + plotWidth / 2))" y="\##(format(plotBottom + 36))" text-anchor="middle" fill="#555">\##(escape(footer))</text>"##)
         svg.append("</svg>")
         return svg.joined(separator: "\n") + "\n"
     }

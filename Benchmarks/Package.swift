@@ -1,0 +1,45 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// The benchmark: a package of its own, as swift-nio keeps its benchmarks,
+// so that its peers never reach the library's users. It depends on GRDBLite
+// by path: `Scripts/bench.sh` builds it from the repository's root.
+let package = Package(
+    name: "GRDBLiteBenchmarks",
+    products: [
+        .executable(name: "bench", targets: ["bench"]),
+    ],
+    dependencies: [
+        // `name:`: a path dependency's identity is its folder's name, which
+        // depends on where the repository is cloned; this name doesn't.
+        .package(name: "GRDBLite", path: ".."),
+        // The command line.
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // The peer: GRDBLite is measured against GRDB itself.
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+    ],
+    targets: [
+        // The system SQLite, the one GRDBLite links, for the raw C side
+        // (Debian: `apt-get install libsqlite3-dev`).
+        .systemLibrary(
+            name: "BenchSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]),
+        // jemalloc, the benchmark's allocator (Debian: `apt-get install libjemalloc-dev`).
+        .systemLibrary(
+            name: "CJemalloc",
+            pkgConfig: "jemalloc",
+            providers: [.apt(["libjemalloc-dev"])]),
+        // Raw SQLite, GRDBLite and GRDB on GRDB's performance workloads.
+        .executableTarget(
+            name: "bench",
+            dependencies: [
+                .product(name: "GRDBLite", package: "GRDBLite"),
+                "BenchSQLite",
+                "CJemalloc",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]),
+    ],
+    swiftLanguageModes: [.v6]
+)
