@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# The style check of the Swift sources (Sources, Tests, Benchmarks), a few
+# seconds; Scripts/test.sh runs it first. Exits non-zero on any finding.
+#
+# 1. swift-format's rules, configured in .swift-format: the rules the code
+#    follows are on, those it deliberately doesn't (SQLITE_* constants,
+#    GRDB's overloads, `case let (a, b)`, ...) are off. `--strict` makes
+#    every finding an error.
+# 2. Whitespace, checked here rather than by swift-format's pretty printer:
+#    the code keeps GRDB's layout (a closing parenthesis on the last argument's
+#    line, `{` alone on its line after a wrapped signature), which the
+#    pretty printer cannot be configured to accept, so the lint runs with
+#    `--debug-disable-pretty-print` and this script checks what matters:
+#    spaces only (4 per level, see .swift-format), no trailing whitespace,
+#    a final newline, and lines of at most `lineLength` characters.
+#
+# Don't run `swift format format` on whole files: it would rewrite the layout.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+paths=(Package.swift Sources Tests Benchmarks/Package.swift Benchmarks/Sources)
+status=0
+swift format lint --strict --parallel --recursive --debug-disable-pretty-print \
+    --configuration .swift-format "${paths[@]}" || status=1
+
+# Characters, not bytes: UTF-8 continuation bytes (0x80-0xBF) don't count.
+max=$(sed -n 's/^ *"lineLength": *\([0-9]*\).*/\1/p' .swift-format)
+find "${paths[@]}" -name '*.swift' -print0 | LC_ALL=C xargs -0 awk -v max="$max" '
+    /\t/ { print FILENAME ":" FNR ": tab (indent with spaces)"; bad = 1 }
+    / +$/ { print FILENAME ":" FNR ": trailing whitespace"; bad = 1 }
+    { line = $0; gsub(/[\200-\277]/, "", line) }
+    length(line) > max { print FILENAME ":" FNR ": " length(line) " characters, more than " max; bad = 1 }
+    END { exit bad }' || status=1
+# A final newline ($(...) drops it: what remains of the last byte is empty).
+find "${paths[@]}" -name '*.swift' -exec sh -c '
+    for file; do [ -z "$(tail -c 1 "$file")" ] || { echo "$file: no newline at the end"; exit 1; }; done' sh {} + || status=1
+exit $status
