@@ -31,6 +31,8 @@ public final class Statement {
     /// `$a`); nil otherwise, for the general path.
     @usableFromInline let namedParametersMask: UInt64?
     /// Column name lookups of the current row, remembered across rows.
+    // Owned: allocated in init, freed in deinit; manual storage spares the
+    // hot path a class's exclusivity checks and reference counting.
     @usableFromInline let columnLookup: UnsafeMutablePointer<ColumnLookup>
 
     private var _arguments = StatementArguments()
