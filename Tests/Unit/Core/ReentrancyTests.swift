@@ -110,8 +110,8 @@ import GRDBLite
             let a = try DatabaseQueue()
             let b = try DatabaseQueue()
             try await a.write { _ in
-                try b.inDatabase { _ in
-                    try a.inDatabase { _ in }
+                b.inDatabase { _ in
+                    a.inDatabase { _ in }
                 }
             }
         }
@@ -244,8 +244,8 @@ import GRDBLite
     @Test func unsafeReadIsNotReentrant() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let dbQueue = try DatabaseQueue()
-            try dbQueue.unsafeReentrantWrite { _ in
-                try dbQueue.unsafeRead { _ in }
+            dbQueue.unsafeReentrantWrite { _ in
+                dbQueue.unsafeRead { _ in }
             }
         }
         let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
