@@ -28,6 +28,7 @@ struct ColumnLookup {
     @usableFromInline var position = 0
     @usableFromInline var count = 0
     @usableFromInline let capacity: Int
+    // Owned: allocated in init, freed by `destroy()` (once, from Statement.deinit).
     @usableFromInline let entries: UnsafeMutablePointer<Entry>
 
     init(capacity: Int) {
@@ -51,6 +52,8 @@ extension UnsafeMutablePointer where Pointee == ColumnLookup {
         let position = pointee.position
         if position < pointee.count {
             let entry = pointee.entries + position
+            // unsafeBitCast: the two words of the String, only compared; the entry
+            // retains its name, so equal bits are the same string.
             let bits = unsafeBitCast(name, to: (UInt64, UInt64).self)
             if entry.pointee.bits == bits && entry.pointee.offset == offset && entry.pointee.width == width {
                 pointee.position = position + 1
@@ -69,7 +72,7 @@ extension UnsafeMutablePointer where Pointee == ColumnLookup {
             .firstIndex { $0.equalsIgnoringCase(name) }
             .map { $0 - offset }
         let entry = ColumnLookup.Entry(
-            bits: unsafeBitCast(name, to: (UInt64, UInt64).self),
+            bits: unsafeBitCast(name, to: (UInt64, UInt64).self), // see index(of:): compared only
             offset: offset, width: width,
             index: found ?? -1,
             name: name)

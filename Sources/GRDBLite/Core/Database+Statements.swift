@@ -34,6 +34,7 @@ extension Database {
     func makeStatement(sql: String, persistent: Bool) throws -> Statement {
         preconditionValidAccess()
         try checkNoNULCharacter(sql)
+        // unsafe: `start` and `tail` point into this C string and don't escape the closure.
         return try sql.withCString { start in
             var tail: UnsafePointer<CChar>?
             guard let statement = try prepareStatement(at: start, tail: &tail, persistent: persistent) else {
@@ -126,6 +127,7 @@ extension Database {
                 message: "wrong number of statement arguments: \(message)",
                 sql: sql, arguments: givenArguments)
         }
+        // unsafe: `start`, `current` and `tail` point into this C string and don't escape the closure.
         try sql.withCString { start in
             var current = start
             while current.pointee != 0 {

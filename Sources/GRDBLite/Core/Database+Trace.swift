@@ -60,6 +60,8 @@ extension Database {
             sqlite3_trace_v2(sqliteConnection, 0, nil, nil)
             return
         }
+        // Unmanaged, unretained: the callback belongs to the connection, which this object closes.
+        // unsafe: `p` and `x` are typed by `mask`, as sqlite3_trace_v2 documents.
         sqlite3_trace_v2(sqliteConnection, UInt32(options.rawValue), { mask, dbPointer, p, x in
             let db = Unmanaged<Database>.fromOpaque(dbPointer!).takeUnretainedValue()
             guard let trace = db.traceFunction, let p else { return 0 }

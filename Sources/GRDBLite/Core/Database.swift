@@ -112,6 +112,7 @@ public final class Database {
             sqlite3_busy_timeout(sqliteConnection, CInt(max(0, min(seconds * 1000, Double(CInt.max)))))
         case .callback(let callback):
             busyCallback = callback
+            // Unmanaged, unretained: the handler belongs to the connection, which this object closes.
             sqlite3_busy_handler(sqliteConnection, { dbPointer, tries in
                 let db = Unmanaged<Database>.fromOpaque(dbPointer!).takeUnretainedValue()
                 return db.busyCallback!(Int(tries)) ? 1 : 0

@@ -65,6 +65,7 @@ public final class DatabaseCollation: Hashable, Sendable {
     /// Registers the collation on a connection; throws when SQLite can't
     /// (out of memory).
     func install(in db: Database) throws {
+        // Unmanaged: SQLite owns a retained reference, released by xDestroy.
         let context = Unmanaged.passRetained(self).toOpaque()
         let code = sqlite3_create_collation_v2(
             db.sqliteConnection, name, SQLITE_UTF8, context,

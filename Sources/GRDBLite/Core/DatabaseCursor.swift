@@ -72,6 +72,9 @@ extension DatabaseCursor {
 @usableFromInline
 struct StatementStepper {
     @usableFromInline let sqliteStatement: SQLiteStatement
+    // Unmanaged and borrowed: the cursor retains the statement, which owns
+    // `columnLookup` and keeps the connection's memory (unowned reference);
+    // `step` checks the access before anything else uses the connection.
     @usableFromInline let statement: Unmanaged<Statement>
     @usableFromInline let database: Unmanaged<Database>
     @usableFromInline let columnLookup: UnsafeMutablePointer<ColumnLookup>

@@ -138,6 +138,13 @@ public struct DatabaseError: Error, Sendable {
 }
 
 extension DatabaseError {
+    /// The error of an access to a closed database (GRDB's message).
+    static func connectionIsClosed() -> DatabaseError {
+        DatabaseError(resultCode: .SQLITE_MISUSE, message: "Connection is closed")
+    }
+}
+
+extension DatabaseError {
     /// `catch DatabaseError.SQLITE_CONSTRAINT { ... }` spellings.
     public static let SQLITE_ERROR = ResultCode.SQLITE_ERROR
     public static let SQLITE_ABORT = ResultCode.SQLITE_ABORT

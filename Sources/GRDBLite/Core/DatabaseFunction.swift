@@ -13,6 +13,8 @@ import Foundation
 ///
 /// A function that throws makes the statement fail with the error's
 /// message (and its SQLite code, for a ``DatabaseError``).
+// @unchecked Sendable: immutable; only the aggregate's metatype is not
+// Sendable to the compiler, and a metatype holds no state.
 public final class DatabaseFunction: Hashable, @unchecked Sendable {
     /// Identifies a function in SQLite: its name and number of arguments.
     struct ID: Hashable {
@@ -97,6 +99,7 @@ public final class DatabaseFunction: Hashable, @unchecked Sendable {
             code = sqlite3_create_function_v2(
                 db.sqliteConnection, name, argumentCount, flags, context,
                 { sqliteContext, argc, argv in
+                    // Unmanaged: the user data retained above, alive until xDestroy.
                     let function = Unmanaged<DatabaseFunction>
                         .fromOpaque(sqlite3_user_data(sqliteContext)).takeUnretainedValue()
                     guard case .scalar(let body) = function.kind else { return }
@@ -159,6 +162,8 @@ public final class DatabaseFunction: Hashable, @unchecked Sendable {
             sqlite3_result_double(sqliteContext, value)
         case .string(var value):
             value.withUTF8 {
+                // unsafe: UTF-8 as C chars, copied by SQLite (transient); a dummy
+                // non-null address for empty text, of which SQLite reads 0 bytes.
                 sqlite3_result_text64(
                     sqliteContext, UnsafeRawPointer($0.baseAddress ?? UnsafePointer(bitPattern: 1)!)
                         .assumingMemoryBound(to: CChar.self),
@@ -192,6 +197,8 @@ public final class DatabaseFunction: Hashable, @unchecked Sendable {
     }
 
     /// The state stored in SQLite's aggregate context; `final` releases it.
+    /// Unmanaged: the slot holds one retained reference from the first step
+    /// to `final` (SQLite calls xFinal once for each group it started).
     private static func aggregateState(_ sqliteContext: OpaquePointer?, final: Bool = false) -> AggregateState {
         let size = CInt(MemoryLayout<UnsafeMutableRawPointer?>.size)
         let slot = sqlite3_aggregate_context(sqliteContext, size)!.assumingMemoryBound(to: UnsafeMutableRawPointer?.self)

@@ -20,9 +20,14 @@ import Synchronization
 ///
 /// All accesses run one after the other, from any thread or task. The
 /// `Database` given to a closure is valid only inside it. Calling an access
-/// method from inside another one (`write` in `write`) is a programmer
-/// error that traps with a message, instead of deadlocking. The connection
-/// closes when the queue is deallocated.
+/// method from inside another one (`write` in `write`, also through the
+/// access of another database: `a.write { b.write { a.read { } } }`) is a
+/// programmer error that traps with a message, instead of deadlocking;
+/// ``unsafeReentrantWrite(_:)`` and ``unsafeReentrantRead(_:)`` allow it.
+/// The connection closes when the queue is deallocated, or with
+/// ``close()``.
+// @unchecked Sendable: the connection is only used on `queue` (serial), and
+// `isClosed` is behind a mutex.
 public final class DatabaseQueue: @unchecked Sendable {
     private let db: Database
     private let queue: DispatchQueue
@@ -41,9 +46,11 @@ public final class DatabaseQueue: @unchecked Sendable {
         let label = configuration.label ?? "GRDBLite.DatabaseQueue"
         db = try Database(path: path, description: label, configuration: configuration)
         queue = DispatchQueue(label: label)
-        queue.setSpecific(key: DatabaseQueue.accessKey, value: ObjectIdentifier(db))
         do {
-            try queue.sync { try db.withAccess { try $0.setUp() } }
+            // `prepareDatabase` runs as an access of this queue, nested in
+            // the caller's accesses, if any.
+            let context = AccessContext.current
+            try queue.sync { try context.run(db, of: self) { try $0.setUp() } }
         } catch {
             db.close()
             throw error
@@ -61,17 +68,20 @@ public final class DatabaseQueue: @unchecked Sendable {
         if !isClosed.withLock({ $0 }) { db.close() }
     }
 
-    /// Closes the connection. Later accesses are programmer errors; closing
-    /// again does nothing.
+    /// Closes the connection. Closing again does nothing.
+    ///
+    /// Accesses that come after `close()`, or wait for the queue while it
+    /// closes, don't run: the methods that throw (`read`, `write`,
+    /// `inTransaction`, the `async` ones) throw a ``DatabaseError`` of code
+    /// `SQLITE_MISUSE`; those that only rethrow the errors of their closure
+    /// (`inDatabase`, `writeWithoutTransaction`, `unsafeRead`, the
+    /// `unsafeReentrant` ones) trap, as a programmer error.
     public func close() throws {
-        preconditionNotReentrant()
-        try queue.sync {
-            if isClosed.withLock({ $0 }) { return }
-            try db.withAccess { db in
-                try db.rollbackIfNeeded()
-                if db.isInsideTransaction {
-                    throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "can't close a database inside a transaction")
-                }
+        try serialized { db in
+            guard let db else { return } // closed already
+            try db.rollbackIfNeeded()
+            if db.isInsideTransaction {
+                throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "can't close a database inside a transaction")
             }
             // Under the lock, so that `interrupt()` never sees a closed connection.
             isClosed.withLock { isClosed in
@@ -89,47 +99,79 @@ public final class DatabaseQueue: @unchecked Sendable {
         }
     }
 
-    /// Frees as much memory as possible.
+    /// Frees as much memory as possible (nothing to free after `close()`).
     public func releaseMemory() {
-        inDatabase { $0.releaseMemory() }
+        serialized { $0?.releaseMemory() }
     }
 
     // MARK: - Access
 
-    private static let accessKey = DispatchSpecificKey<ObjectIdentifier>()
-
-    /// Traps when called from one of the queue's own access blocks, which
-    /// would deadlock.
-    private func preconditionNotReentrant() {
-        if DispatchQueue.getSpecific(key: DatabaseQueue.accessKey) == ObjectIdentifier(db) {
-            fatalError("""
-                Database methods are not reentrant: \(db.description) was accessed from inside \
-                one of its own access blocks (a `write` inside a `write`, for example). Use the \
-                `Database` you already have, or `db.inSavepoint` for a nested transaction.
-                """)
-        }
-    }
-
-    /// Runs `body` on the queue, with the connection.
-    private func sync<T>(_ body: (Database) throws -> T) rethrows -> T {
-        preconditionNotReentrant()
-        precondition(!isClosed.withLock { $0 }, "\(db.description) was used after close()")
+    /// Runs `body` on the queue, with the connection, or with nil if the
+    /// queue is closed. The check is made on the queue, in the same block
+    /// as the access, so that a concurrent `close()` runs entirely before
+    /// or after it. Traps if the calling thread is inside an access of
+    /// this queue, which would deadlock.
+    private func serialized<T>(_ body: (Database?) throws -> T) rethrows -> T {
+        let context = AccessContext.current
+        context.preconditionNotAccessing(self, description: db.description)
         return try queue.sync {
-            try db.withAccess(body)
+            if isClosed.withLock({ $0 }) { return try body(nil) }
+            return try context.run(db, of: self, body)
         }
     }
 
-    /// Runs `body` on the queue without blocking the caller.
+    /// Runs `body` on the queue, with the connection; traps if the queue
+    /// is closed (for the methods that can't throw).
+    private func sync<T>(_ body: (Database) throws -> T) rethrows -> T {
+        try serialized { db in
+            guard let db else { usedAfterClose() }
+            return try body(db)
+        }
+    }
+
+    /// Runs `body` on the queue, with the connection; throws
+    /// `SQLITE_MISUSE` if the queue is closed.
+    private func throwingSync<T>(_ body: (Database) throws -> T) throws -> T {
+        try serialized { db in
+            guard let db else { throw DatabaseError.connectionIsClosed() }
+            return try body(db)
+        }
+    }
+
+    /// Runs `body` directly if the calling thread is inside an access of
+    /// this queue, on the queue otherwise.
+    private func reentrantSync<T>(_ body: (Database) throws -> T) rethrows -> T {
+        let context = AccessContext.current
+        if context.allows(db) {
+            return try context.run(db, of: self, body)
+        }
+        return try queue.sync {
+            if isClosed.withLock({ $0 }) { usedAfterClose() }
+            return try context.run(db, of: self, body)
+        }
+    }
+
+    private func usedAfterClose() -> Never {
+        fatalError("""
+            \(db.description) was used after close(): don't access a database queue once it is \
+            closed (`read`, `write` and `inTransaction` throw SQLITE_MISUSE then; `inDatabase`, \
+            `writeWithoutTransaction` and `unsafe` accesses can't, and trap).
+            """)
+    }
+
+    /// Runs `body` on the queue without blocking the caller, in a context
+    /// of its own; throws `SQLITE_MISUSE` if the queue is closed when
+    /// `body` would start.
     private func async<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
-        precondition(!isClosed.withLock { $0 }, "\(db.description) was used after close()")
-        return try await withoutActuallyEscaping(body) { body in
+        try await withoutActuallyEscaping(body) { body in
             // The closure must be released before the caller resumes.
             let box = ClosureBox(body)
             return try await withCheckedThrowingContinuation { continuation in
                 queue.async {
                     let result = { () -> Result<T, any Error> in
                         let body = box.take()
-                        return Result { try self.db.withAccess(body) }
+                        if self.isClosed.withLock({ $0 }) { return .failure(DatabaseError.connectionIsClosed()) }
+                        return Result { try AccessContext.none.run(self.db, of: self, body) }
                     }()
                     continuation.resume(with: result)
                 }
@@ -141,7 +183,7 @@ public final class DatabaseQueue: @unchecked Sendable {
     /// `SQLITE_READONLY`.
     @_disfavoredOverload
     public func read<T>(_ value: (Database) throws -> T) throws -> T {
-        try sync { db in try db.isolated(readOnly: true) { try value(db) } }
+        try throwingSync { db in try db.isolated(readOnly: true) { try value(db) } }
     }
 
     /// Runs `value` in a read-only transaction, without blocking.
@@ -153,7 +195,7 @@ public final class DatabaseQueue: @unchecked Sendable {
     /// back and rethrows if they throw.
     @_disfavoredOverload
     public func write<T>(_ updates: (Database) throws -> T) throws -> T {
-        try sync { db in try db.isolated(readOnly: false) { try updates(db) } }
+        try throwingSync { db in try db.isolated(readOnly: false) { try updates(db) } }
     }
 
     /// Runs `updates` in a transaction, without blocking.
@@ -194,11 +236,51 @@ public final class DatabaseQueue: @unchecked Sendable {
         _ kind: Database.TransactionKind? = nil,
         _ updates: (Database) throws -> Database.TransactionCompletion) throws
     {
-        try sync { db in try db.inTransaction(kind) { try updates(db) } }
+        try throwingSync { db in try db.inTransaction(kind) { try updates(db) } }
+    }
+
+    // MARK: - Unsafe accesses
+
+    /// Runs `value` with the connection, outside of any transaction and
+    /// without the read-only guarantee of `read`: GRDB's
+    /// `unsafeRead`.
+    @_disfavoredOverload
+    public func unsafeRead<T>(_ value: (Database) throws -> T) rethrows -> T {
+        try sync(value)
+    }
+
+    /// Runs `value` outside of any transaction, without blocking.
+    public func unsafeRead<T: Sendable>(_ value: @Sendable (Database) throws -> T) async throws -> T {
+        try await async(value)
+    }
+
+    /// Runs `value` as `unsafeRead` does, and may be called
+    /// from inside an access of this queue: `value` then runs right away
+    /// in that access (in its transaction, if any).
+    ///
+    /// ```swift
+    /// try dbQueue.write { db in
+    ///     try dbQueue.unsafeReentrantRead { db in ... } // the same `db`
+    /// }
+    /// ```
+    public func unsafeReentrantRead<T>(_ value: (Database) throws -> T) rethrows -> T {
+        try reentrantSync(value)
+    }
+
+    /// Runs `updates` outside of any transaction that it doesn't open, and
+    /// may be called from inside an access of this queue: `updates` then
+    /// runs right away in that access (in its transaction, if any).
+    ///
+    /// Reentrant accesses blur transaction boundaries: prefer passing the
+    /// `Database` along.
+    public func unsafeReentrantWrite<T>(_ updates: (Database) throws -> T) rethrows -> T {
+        try reentrantSync(updates)
     }
 }
 
 /// Moves a closure into a `@Sendable` dispatch block, and out of it.
+// @unchecked Sendable: the value is set before the block is enqueued and
+// taken once inside it; the dispatch queue orders the two.
 private final class ClosureBox<T>: @unchecked Sendable {
     private var value: T?
     init(_ value: T) { self.value = value }

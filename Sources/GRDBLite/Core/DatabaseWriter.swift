@@ -17,6 +17,15 @@ public protocol DatabaseReader: AnyObject, Sendable {
     func read<T>(_ value: (Database) throws -> T) throws -> T
     /// Runs `value` in a read-only transaction, without blocking.
     func read<T: Sendable>(_ value: @Sendable (Database) throws -> T) async throws -> T
+    /// Runs `value` outside of any transaction, without the read-only
+    /// guarantee.
+    @_disfavoredOverload
+    func unsafeRead<T>(_ value: (Database) throws -> T) throws -> T
+    /// Runs `value` outside of any transaction, without blocking.
+    func unsafeRead<T: Sendable>(_ value: @Sendable (Database) throws -> T) async throws -> T
+    /// Runs `value` as `unsafeRead` does; from inside an access of this
+    /// database, runs it right away on the connection of that access.
+    func unsafeReentrantRead<T>(_ value: (Database) throws -> T) throws -> T
     /// Closes the connection.
     func close() throws
     /// Interrupts the running statement.
@@ -33,6 +42,10 @@ public protocol DatabaseWriter: DatabaseReader {
     func writeWithoutTransaction<T>(_ updates: (Database) throws -> T) rethrows -> T
     /// Runs `updates` outside of any transaction, without blocking.
     func writeWithoutTransaction<T: Sendable>(_ updates: @Sendable (Database) throws -> T) async throws -> T
+    /// Runs `updates` outside of any transaction that it doesn't open;
+    /// from inside an access of the writer, runs it right away in that
+    /// access.
+    func unsafeReentrantWrite<T>(_ updates: (Database) throws -> T) rethrows -> T
 }
 
 extension DatabaseQueue: DatabaseWriter { }

@@ -346,6 +346,7 @@ public final class Row {
         case SQLITE_BLOB, SQLITE_TEXT:
             let bytes = DatabaseValue.blobBytes(sqliteStatement, column)
             guard let start = bytes.baseAddress else { return Data() }
+            // unsafe: Data neither writes nor frees the bytes (`.none`); SQLite keeps them until the cursor moves on.
             return Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: start), count: bytes.count, deallocator: .none)
         default:
             return Data.fromDatabaseValue(databaseValue(atUncheckedIndex: index))

@@ -26,7 +26,13 @@ public final class Statement {
     @usableFromInline let argumentNames: [String?]
     /// What the statement does, from the authorizer.
     let info: StatementInfo
+    /// For `execute(named:)`: one bit per parameter, all set, when the
+    /// statement has at most 64 parameters and no name twice (`:a` and
+    /// `$a`); nil otherwise, for the general path.
+    @usableFromInline let namedParametersMask: UInt64?
     /// Column name lookups of the current row, remembered across rows.
+    // Owned: allocated in init, freed in deinit; manual storage spares the
+    // hot path a class's exclusivity checks and reference counting.
     @usableFromInline let columnLookup: UnsafeMutablePointer<ColumnLookup>
 
     private var _arguments = StatementArguments()
@@ -54,6 +60,7 @@ public final class Statement {
             return name.hasPrefix("?") ? nil : String(name.dropFirst())
         }
         self.argumentsAreBound = parameterCount == 0
+        self.namedParametersMask = allParametersMask(argumentNames)
         self.columnLookup = .allocate(capacity: 1)
         self.columnLookup.initialize(to: ColumnLookup(capacity: max(columnCount, 4)))
     }
@@ -215,21 +222,33 @@ public final class Statement {
     /// ```
     ///
     /// Names are given without their prefix (`:`, `$` or `@`). Each
-    /// parameter must get exactly one value.
+    /// parameter must get exactly one value: a missing, repeated or
+    /// unknown name throws a ``DatabaseError`` (`SQLITE_MISUSE`) that
+    /// names it, and the statement does not run.
     @inlinable
     public func execute<each Value: DatabaseValueConvertible>(named values: repeat (String, each Value)) throws {
+        guard let allParameters = namedParametersMask else {
+            return try execute(namedValues: namedDatabaseValues(repeat each values))
+        }
         sqlite3_reset(sqliteStatement)
         var count = 0
+        // Bit i is set once parameter i + 1 has its value.
+        var bound: UInt64 = 0
         var code = SQLITE_OK
         do {
-            for pair in repeat each values {
-                let index = try parameterIndex(named: pair.0, hint: count)
+            // Destructured: cheaper than projecting a tuple of the pack.
+            for (name, value) in repeat each values {
+                let offset = try parameterOffset(named: name, hint: count)
+                let bit: UInt64 = 1 &<< UInt64(truncatingIfNeeded: offset)
+                if bound & bit != 0 { try rejectNamedValues(duplicate: name) }
+                bound |= bit
                 if code == SQLITE_OK {
-                    code = pair.1.bind(to: sqliteStatement, at: index)
+                    code = value.bind(to: sqliteStatement, at: CInt(truncatingIfNeeded: offset &+ 1))
                 }
                 count += 1
             }
-            try executeBoundValues(count: count, bindingResult: code)
+            if bound != allParameters { try rejectNamedValues(bound: bound) }
+            try executeBoundValues(bindingResult: code)
         } catch let error as DatabaseError {
             // Arguments are only built for the error message.
             throw DatabaseError(
@@ -238,23 +257,89 @@ public final class Statement {
         }
     }
 
-    /// The 1-based index of the parameter named `name`. The parameter at
+    /// The 0-based offset of the parameter named `name`. The parameter at
     /// `hint` is tried first: values usually come in parameter order, and
     /// the same literals compare by their bits.
     @usableFromInline
-    func parameterIndex(named name: String, hint: Int) throws -> CInt {
+    func parameterOffset(named name: String, hint: Int) throws -> Int {
         if hint < argumentNames.count, let candidate = argumentNames[hint], candidate == name {
-            return CInt(hint + 1)
+            return hint
         }
-        if let index = argumentNames.firstIndex(where: { $0 == name }) {
-            return CInt(index + 1)
+        if let offset = argumentNames.firstIndex(where: { $0 == name }) {
+            return offset
         }
-        sqlite3_clear_bindings(sqliteStatement)
-        argumentsAreBound = argumentNames.isEmpty
-        throw DatabaseError(
+        try rejectNamedValues(unknown: name)
+    }
+
+    /// Throws the error of a name that no parameter has.
+    private func rejectNamedValues(unknown name: String) throws -> Never {
+        try rejectNamedValues(DatabaseError(
             resultCode: .SQLITE_MISUSE,
             message: "no parameter named \(String(reflecting: name)) in statement",
+            sql: sql))
+    }
+
+    /// Throws the error of a name given twice to `execute(named:)`.
+    @usableFromInline
+    func rejectNamedValues(duplicate name: String) throws -> Never {
+        try rejectNamedValues(DatabaseError(
+            resultCode: .SQLITE_MISUSE, message: "duplicate statement argument: \(name)", sql: sql))
+    }
+
+    /// Throws the error of the first parameter whose bit is not set in
+    /// `bound`.
+    @usableFromInline
+    func rejectNamedValues(bound: UInt64) throws -> Never {
+        let offset = (~bound).trailingZeroBitCount
+        try rejectNamedValues(missingValueError(at: offset, given: bound.nonzeroBitCount))
+    }
+
+    /// The error of a parameter left without a value by `execute(named:)`.
+    private func missingValueError(at offset: Int, given: Int) -> DatabaseError {
+        if let name = argumentNames[offset] {
+            return DatabaseError(resultCode: .SQLITE_MISUSE, message: "missing statement argument: \(name)", sql: sql)
+        }
+        return DatabaseError(
+            resultCode: .SQLITE_MISUSE,
+            message: "wrong number of statement arguments: \(given) given, \(argumentNames.count) expected",
             sql: sql)
+    }
+
+    /// Leaves the statement without bound values, so that it can't run
+    /// with some values of a previous execution, and throws `error`.
+    private func rejectNamedValues(_ error: DatabaseError) throws -> Never {
+        sqlite3_clear_bindings(sqliteStatement)
+        argumentsAreBound = argumentNames.isEmpty
+        throw error
+    }
+
+    /// `execute(named:)` for statements with more than 64 parameters, or
+    /// a name shared by several parameters (`:a` and `$a`, which get the
+    /// same value).
+    @usableFromInline
+    func execute(namedValues: [(String, (any DatabaseValueConvertible)?)]) throws {
+        sqlite3_reset(sqliteStatement)
+        let arguments = StatementArguments(namedValues)
+        do {
+            var bound = [Bool](repeating: false, count: argumentNames.count)
+            var seen = Set<String>()
+            for (name, _) in namedValues {
+                if !seen.insert(name).inserted { try rejectNamedValues(duplicate: name) }
+                var found = false
+                for (offset, candidate) in argumentNames.enumerated() where candidate == name {
+                    bound[offset] = true
+                    found = true
+                }
+                if !found { try rejectNamedValues(unknown: name) }
+            }
+            if let offset = bound.firstIndex(of: false) {
+                try rejectNamedValues(missingValueError(at: offset, given: namedValues.count))
+            }
+        } catch let error as DatabaseError {
+            throw DatabaseError(
+                resultCode: error.extendedResultCode, message: error.message, sql: error.sql, arguments: arguments)
+        }
+        try execute(arguments: arguments)
     }
 
     /// Runs the statement with `count` values bound by `execute(values:)`;
@@ -269,6 +354,13 @@ public final class Statement {
                 message: "wrong number of statement arguments: \(count) given, \(argumentNames.count) expected",
                 sql: sql)
         }
+        try executeBoundValues(bindingResult: bindingResult)
+    }
+
+    /// Runs the statement once every parameter has its value;
+    /// `bindingResult` is the first binding error, if any.
+    @usableFromInline @inline(__always)
+    func executeBoundValues(bindingResult: CInt) throws {
         if bindingResult != SQLITE_OK {
             throw bindingFailure(bindingResult, arguments: nil)
         }
@@ -284,6 +376,16 @@ public final class Statement {
 /// change).
 func columnName(_ sqliteStatement: SQLiteStatement, _ index: CInt) -> String {
     sqlite3_column_name(sqliteStatement, index).map { String(cString: $0) } ?? ""
+}
+
+/// One bit per parameter, for `execute(named:)`, or nil if the statement
+/// has more than 64 parameters or a name shared by several of them.
+private func allParametersMask(_ names: [String?]) -> UInt64? {
+    if names.count > 64 { return nil }
+    for (offset, name) in names.enumerated() {
+        if let name, names[(offset + 1)...].contains(name) { return nil }
+    }
+    return names.count == 64 ? .max : (1 << UInt64(names.count)) - 1
 }
 
 /// The named database values of a parameter pack.

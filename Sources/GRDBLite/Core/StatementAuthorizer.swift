@@ -47,10 +47,12 @@ final class StatementAuthorizer {
     /// Decides whether deletions must be reported row by row. The database
     /// owns the authorizer (no weak reference: it would slow down every
     /// unowned reference to the database).
+    // unowned(unsafe): the database owns the authorizer, which never outlives it.
     private unowned(unsafe) var database: Database?
 
     func install(on db: Database) {
         database = db
+        // Unmanaged, unretained: the database that retains the authorizer removes it in uninstall.
         sqlite3_set_authorizer(db.sqliteConnection, { pointer, action, arg1, arg2, _, _ in
             Unmanaged<StatementAuthorizer>.fromOpaque(pointer!).takeUnretainedValue()
                 .authorize(action, arg1, arg2)

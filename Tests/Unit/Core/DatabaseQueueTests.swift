@@ -155,14 +155,76 @@ import TestSupport
         try dbQueue.close()
     }
 
-    @Test func accessAfterCloseTraps() async {
-        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+    /// As GRDB documents it: after `close()`, every access throws
+    /// `SQLITE_MISUSE`; the closure does not run.
+    @Test func accessAfterCloseThrows() async throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.close()
+        let accesses: [(String, () throws -> Void)] = [
+            ("read", { try dbQueue.read(Self.mustNotRun) }),
+            ("write", { try dbQueue.write(Self.mustNotRun) }),
+            ("inTransaction", { try dbQueue.inTransaction { Self.mustNotRun($0); return .commit } }),
+        ]
+        for (name, access) in accesses {
+            let error = #expect(throws: DatabaseError.self, "\(name)") { try access() }
+            #expect(error?.resultCode == .SQLITE_MISUSE)
+            #expect(error?.message == "Connection is closed")
+        }
+        for asyncAccess in [AsyncAccess.read, .write, .writeWithoutTransaction, .unsafeRead] {
+            let error = await #expect(throws: DatabaseError.self, "\(asyncAccess)") {
+                try await asyncAccess.run(dbQueue)
+            }
+            #expect(error?.resultCode == .SQLITE_MISUSE)
+        }
+        dbQueue.releaseMemory() // nothing to release
+    }
+
+    @Sendable static func mustNotRun(_ db: Database) {
+        Issue.record("an access ran after close()")
+    }
+
+    enum AsyncAccess: CaseIterable {
+        case read, write, writeWithoutTransaction, unsafeRead
+
+        func run(_ dbQueue: DatabaseQueue) async throws {
+            switch self {
+            case .read: try await dbQueue.read(DatabaseQueueTests.mustNotRun)
+            case .write: try await dbQueue.write(DatabaseQueueTests.mustNotRun)
+            case .writeWithoutTransaction: try await dbQueue.writeWithoutTransaction(DatabaseQueueTests.mustNotRun)
+            case .unsafeRead: try await dbQueue.unsafeRead(DatabaseQueueTests.mustNotRun)
+            }
+        }
+    }
+
+    /// The methods that can't throw (they rethrow their closure's errors)
+    /// trap after `close()`.
+    @Test(arguments: ["inDatabase", "writeWithoutTransaction", "unsafeRead", "unsafeReentrantRead", "unsafeReentrantWrite"])
+    func nonThrowingAccessAfterCloseTraps(method: String) async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) { [method] in
             let dbQueue = try DatabaseQueue()
             try dbQueue.close()
-            _ = try dbQueue.read { try Int.fetchOne($0, sql: "SELECT 1") }
+            switch method {
+            case "inDatabase": dbQueue.inDatabase { _ in }
+            case "writeWithoutTransaction": dbQueue.writeWithoutTransaction { _ in }
+            case "unsafeRead": dbQueue.unsafeRead { _ in }
+            case "unsafeReentrantRead": dbQueue.unsafeReentrantRead { _ in }
+            default: dbQueue.unsafeReentrantWrite { _ in }
+            }
         }
         let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-        #expect(stderr.contains("GRDBLite.DatabaseQueue was used after close()"))
+        #expect(stderr.contains("GRDBLite.DatabaseQueue was used after close(): don't access a database queue once it is closed"))
+    }
+
+    /// `unsafeRead` runs outside of any transaction, and may write (GRDB's
+    /// `DatabaseQueue.unsafeRead`).
+    @Test func unsafeReadRunsOutsideOfAnyTransaction() async throws {
+        let dbQueue = try DatabaseQueue()
+        try { () throws in
+            #expect(dbQueue.unsafeRead { $0.isInsideTransaction } == false)
+            try dbQueue.unsafeRead { db throws in try db.execute(sql: "CREATE TABLE t (a)") }
+        }()
+        #expect(try await dbQueue.unsafeRead { try $0.tableExists("t") })
+        #expect(try await dbQueue.unsafeRead { $0.isInsideTransaction } == false)
     }
 
     @Test func openingFailureIsAnError() throws {

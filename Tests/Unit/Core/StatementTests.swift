@@ -119,7 +119,7 @@ import GRDBLite
                 ["name": "Barbara", "score": nil],
             ])
             let missing = #expect(throws: DatabaseError.self) { try statement.execute(named: ("name", "Craig")) }
-            #expect(missing?.message == "wrong number of statement arguments: 1 given, 2 expected")
+            #expect(missing?.message == "missing statement argument: score")
             let unknown = #expect(throws: DatabaseError.self) {
                 try statement.execute(named: ("name", "Craig"), ("bonus", 1))
             }
@@ -131,6 +131,74 @@ import GRDBLite
             #expect(conflict?.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY)
             #expect(conflict?.arguments == ["id": 1, "name": "Dan"])
             #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player") == 2)
+        }
+    }
+
+    /// A name given twice leaves another parameter without a value of this
+    /// execution: it must fail, naming the parameter, and write nothing
+    /// (never run with the value bound by the previous execution).
+    @Test func executeNamedValuesGivesEachParameterExactlyOneValue() throws {
+        try withPlayers { db throws in
+            let statement = try db.cachedStatement(sql: "INSERT INTO player (name, score) VALUES (:name, :score)")
+            try statement.execute(named: ("name", "Arthur"), ("score", 100))
+
+            let repeated = #expect(throws: DatabaseError.self) {
+                try statement.execute(named: ("name", "Barbara"), ("name", "Craig"))
+            }
+            #expect(repeated?.resultCode == .SQLITE_MISUSE)
+            #expect(repeated?.message == "duplicate statement argument: name")
+            let repeatedLast = #expect(throws: DatabaseError.self) {
+                try statement.execute(named: ("score", 1), ("score", 2))
+            }
+            #expect(repeatedLast?.message == "duplicate statement argument: score")
+            let missing = #expect(throws: DatabaseError.self) { try statement.execute(named: ("score", 3)) }
+            #expect(missing?.resultCode == .SQLITE_MISUSE)
+            #expect(missing?.message == "missing statement argument: name")
+            #expect(try Row.fetchAll(db, sql: "SELECT name, score FROM player") == [["name": "Arthur", "score": 100]])
+
+            // After the errors, a complete set of values runs as usual.
+            try statement.execute(named: ("score", 200), ("name", "Dan"))
+            #expect(try Row.fetchAll(db, sql: "SELECT name, score FROM player ORDER BY id") == [
+                ["name": "Arthur", "score": 100],
+                ["name": "Dan", "score": 200],
+            ])
+        }
+    }
+
+    /// `:a` and `$a` are two SQLite parameters with one name: one value
+    /// binds both, as `StatementArguments` does.
+    @Test func executeNamedValuesBindsEveryParameterOfAName() throws {
+        try withPlayers { db throws in
+            let statement = try db.makeStatement(sql: "INSERT INTO player (id, name, score) VALUES (:id, :name, $id)")
+            try statement.execute(named: ("id", 7), ("name", "Arthur"))
+            #expect(try Row.fetchAll(db, sql: "SELECT id, name, score FROM player") == [["id": 7, "name": "Arthur", "score": 7]])
+            let repeated = #expect(throws: DatabaseError.self) {
+                try statement.execute(named: ("id", 8), ("name", "Barbara"), ("id", 9))
+            }
+            #expect(repeated?.message == "duplicate statement argument: id")
+            let missing = #expect(throws: DatabaseError.self) { try statement.execute(named: ("name", "Craig")) }
+            #expect(missing?.message == "missing statement argument: id")
+            let positional = try db.makeStatement(sql: "INSERT INTO player (name, score) VALUES (:name, ?)")
+            let unnamed = #expect(throws: DatabaseError.self) { try positional.execute(named: ("name", "Dan")) }
+            #expect(unnamed?.resultCode == .SQLITE_MISUSE)
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player") == 1)
+        }
+    }
+
+    /// Statements with more parameters than the fast path tracks.
+    @Test func executeNamedValuesWithManyParameters() throws {
+        try withPlayers { db throws in
+            let names = (0..<70).map { "p\($0)" }
+            let statement = try db.makeStatement(
+                sql: "SELECT " + names.map { ":\($0)" }.joined(separator: ", ") + ", :name, :score")
+            let repeated = #expect(throws: DatabaseError.self) {
+                try statement.execute(named: ("name", "A"), ("name", "B"))
+            }
+            #expect(repeated?.message == "duplicate statement argument: name")
+            let missing = #expect(throws: DatabaseError.self) {
+                try statement.execute(named: ("name", "A"), ("score", 1))
+            }
+            #expect(missing?.message == "missing statement argument: p0")
         }
     }
 

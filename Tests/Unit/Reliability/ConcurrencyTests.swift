@@ -129,4 +129,112 @@ import TestSupport
         #expect(failures.value == 8 * 10)
         #expect(try await dbQueue.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM t") } == 8 * 40)
     }
+
+    /// `close()` among accesses that wait for the queue: each access runs
+    /// whole before the close, on the open connection, or doesn't run and
+    /// throws `SQLITE_MISUSE`; none runs on the closed connection. The
+    /// queue is held while threads and tasks line up behind it, so that the
+    /// close lands among them, then released.
+    @Test func closeAmongWaitingAccesses() async throws {
+        for iteration in 0..<(10 * reliabilityScale) {
+            // The choreography blocks on semaphores: on a thread of its
+            // own, not on the tasks' cooperative threads.
+            let problems = await withCheckedContinuation { continuation in
+                Thread { continuation.resume(returning: Self.closeAmongWaitingAccesses()) }.start()
+            }
+            #expect(problems == [], "iteration \(iteration)")
+        }
+    }
+
+    /// One round of `closeAmongWaitingAccesses`: what went wrong.
+    private static func closeAmongWaitingAccesses() -> [String] {
+        let readers = 6
+        let dbQueue: DatabaseQueue
+        do {
+            dbQueue = try DatabaseQueue()
+            try dbQueue.write { try $0.execute(sql: "CREATE TABLE t (a); INSERT INTO t VALUES (1)") }
+        } catch {
+            return ["setup: \(error)"]
+        }
+        let outcomes = Shared<[String]>([])
+        let holding = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let starting = DispatchSemaphore(value: 0)
+        let done = DispatchSemaphore(value: 0)
+        let timeout = DispatchTime.now() + 60
+
+        @Sendable func record(_ body: () throws -> Int?) {
+            do {
+                let value = try body()
+                outcomes.update { $0.append(value == 1 ? "ran" : "read \(String(describing: value))") }
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_MISUSE && error.message == "Connection is closed" {
+                outcomes.update { $0.append("closed") }
+            } catch {
+                outcomes.update { $0.append("\(error)") }
+            }
+        }
+
+        Thread {
+            dbQueue.writeWithoutTransaction { _ in
+                holding.signal()
+                _ = release.wait(timeout: timeout)
+            }
+            done.signal()
+        }.start()
+        guard holding.wait(timeout: timeout) == .success else { return ["the queue was not held"] }
+
+        for reader in 0..<readers {
+            if reader.isMultiple(of: 2) {
+                Thread {
+                    starting.signal()
+                    record { try dbQueue.read { try Int.fetchOne($0, sql: "SELECT a FROM t") } }
+                    done.signal()
+                }.start()
+            } else {
+                Task.detached {
+                    starting.signal()
+                    do {
+                        let value = try await dbQueue.read { try Int.fetchOne($0, sql: "SELECT a FROM t") }
+                        record { value }
+                    } catch {
+                        record { throw error }
+                    }
+                    done.signal()
+                }
+            }
+            if reader == readers / 2 {
+                Thread {
+                    starting.signal()
+                    do {
+                        try dbQueue.close()
+                    } catch {
+                        outcomes.update { $0.append("close failed: \(error)") }
+                    }
+                    done.signal()
+                }.start()
+            }
+        }
+        for _ in 0...readers where starting.wait(timeout: timeout) == .timedOut {
+            return ["an access did not start"]
+        }
+        release.signal()
+        for _ in 0..<(readers + 2) where done.wait(timeout: timeout) == .timedOut {
+            return ["an access did not end"]
+        }
+
+        var problems: [String] = []
+        let results = outcomes.value
+        if results.count != readers || !results.allSatisfy({ $0 == "ran" || $0 == "closed" }) {
+            problems.append("outcomes: \(results)")
+        }
+        // Closed for good.
+        do {
+            try dbQueue.read { _ in }
+            problems.append("a read after close() did not throw")
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_MISUSE {
+        } catch {
+            problems.append("a read after close() threw \(error)")
+        }
+        return problems
+    }
 }

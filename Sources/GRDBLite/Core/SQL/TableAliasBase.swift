@@ -6,6 +6,8 @@ import Synchronization
 /// table of a request when they are the same object, or when one was merged
 /// into the other (a request aliased twice). The table name is learned when
 /// the alias is attached to a request. See ``TableAlias``.
+// @unchecked Sendable: all its state is in a Mutex; the class is not final
+// (`TableAlias` subclasses it), so the compiler can't check it.
 public class TableAliasBase: @unchecked Sendable {
     private enum State: Sendable {
         case undefined(userName: String?)
