@@ -350,6 +350,47 @@ import Testing
         }
     }
 
+    /// `erase()` leaves an empty database; the readers of a pool see it.
+    @Test(arguments: WriterKind.allCases)
+    func eraseEmptiesTheDatabase(kind: WriterKind) async throws {
+        try await Self.withWriter(kind) { writer in
+            let schema = """
+                CREATE TABLE t1 (id INTEGER PRIMARY KEY, c REFERENCES t2(id) DEFERRABLE INITIALLY DEFERRED);
+                CREATE TABLE t2 (id INTEGER PRIMARY KEY, c REFERENCES t1(id) DEFERRABLE INITIALLY DEFERRED);
+                CREATE INDEX i ON t1(c);
+                CREATE VIEW v AS SELECT id FROM t1;
+                INSERT INTO t1 VALUES (1, 1); INSERT INTO t2 VALUES (1, 1)
+                """
+            try blocking {
+                try writer.write { try $0.execute(sql: schema) }
+                #expect(try writer.read { try $0.tableExists("t1") })
+                try writer.erase()
+                #expect(try writer.read { try Row.fetchAll($0, sql: "SELECT * FROM sqlite_master") }.isEmpty)
+                try writer.write { try $0.execute(sql: schema) }
+            }
+            try await writer.erase()
+            #expect(try await writer.read { try Row.fetchAll($0, sql: "SELECT * FROM sqlite_master").count } == 0)
+        }
+    }
+
+    /// With `eraseDatabaseOnSchemaChange`, a changed migration recreates
+    /// the database.
+    @Test(arguments: WriterKind.allCases)
+    func migratorErasesOnSchemaChange(kind: WriterKind) throws {
+        try Self.withWriter(kind) { writer in
+            var first = DatabaseMigrator()
+            first.registerMigration("v1") { try $0.execute(sql: "CREATE TABLE t (a)") }
+            try first.migrate(writer)
+            try writer.write { try $0.execute(sql: "INSERT INTO t VALUES (1)") }
+            var changed = DatabaseMigrator()
+            changed.eraseDatabaseOnSchemaChange = true
+            changed.registerMigration("v1") { try $0.execute(sql: "CREATE TABLE t (a, b)") }
+            try changed.migrate(writer)
+            #expect(try writer.read { try $0.columns(in: "t").map(\.name) } == ["a", "b"])
+            #expect(try Self.count(writer) == 0)
+        }
+    }
+
     @Test(arguments: WriterKind.allCases)
     func vacuum(kind: WriterKind) async throws {
         try await Self.withWriter(kind) { writer in
