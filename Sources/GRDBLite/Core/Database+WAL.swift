@@ -64,7 +64,15 @@ extension Database {
     /// - throws: A ``DatabaseError`` that says why WAL mode is impossible:
     ///   an in-memory database, a read-only file.
     func setUpWALMode() throws {
-        let mode = try String.fetchOne(self, sql: "PRAGMA journal_mode = WAL")?.lowercased() ?? "unknown"
+        let mode: String
+        do {
+            mode = try String.fetchOne(self, sql: "PRAGMA journal_mode = WAL")?.lowercased() ?? "unknown"
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_READONLY {
+            throw DatabaseError(resultCode: error.extendedResultCode, message: """
+                DatabasePool could not put the read-only database file in WAL mode (\(error.message ?? "read-only")): \
+                \(path). Open it with Configuration.readonly, or make the file writable.
+                """)
+        }
         guard mode == "wal" else {
             if mode == "memory" {
                 throw DatabaseError(resultCode: .SQLITE_ERROR, message: """

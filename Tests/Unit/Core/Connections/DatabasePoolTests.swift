@@ -211,6 +211,51 @@ import Testing
         }
     }
 
+    /// Asynchronous reads wait for a reader on one thread: ten thousand of
+    /// them don't start a thread each (GRDB's testNumberOfThreads_asyncRead).
+    @Test func asyncReadsDoNotExplodeTheThreadCount() async throws {
+        try await onThread {
+            try Self.withDirectory { directory in
+                let dbPool = try DatabasePool(path: directory.path())
+                let group = DispatchGroup()
+                let maximumThreadCount = LockedValue(0)
+                let failures = LockedValue(0)
+                for index in 0..<10_000 {
+                    group.enter()
+                    let access = index.isMultiple(of: 2) ? dbPool.asyncRead : dbPool.asyncUnsafeRead
+                    access { dbResult in
+                        if case .failure = dbResult { failures.update { $0 += 1 } }
+                        let count = Self.threadCount()
+                        maximumThreadCount.update { $0 = max($0, count) }
+                        group.leave()
+                    }
+                }
+                try check(group.wait(timeout: .now() + stepTimeout) == .success, "the reads ended")
+                try check(failures.value == 0, "\(failures.value) reads failed")
+                try check(maximumThreadCount.value < 50, "\(maximumThreadCount.value) threads")
+            }
+        }
+    }
+
+    /// The number of threads of the process (Linux).
+    private static func threadCount() -> Int {
+        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("Threads:") }
+        return line.flatMap { Int($0.dropFirst("Threads:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
+    }
+
+    /// A virtual table created by the writer is readable on a reader
+    /// (GRDB's testIssue80).
+    @Test func readersReadVirtualTables() throws {
+        try Self.withDirectory { directory in
+            let dbPool = try DatabasePool(path: directory.path())
+            try dbPool.write { db in
+                try db.execute(sql: "CREATE VIRTUAL TABLE search USING fts4(title); INSERT INTO search VALUES ('pool')")
+            }
+            #expect(try dbPool.read { try String.fetchAll($0, sql: "SELECT title FROM search WHERE search MATCH 'pool'") } == ["pool"])
+        }
+    }
+
     // MARK: - Read-only pools
 
     @Test func aReadOnlyPoolOpensEveryConnectionReadOnly() throws {
