@@ -24,7 +24,7 @@ extension Database {
     ///
     /// ```swift
     /// try dbPool.writeWithoutTransaction { db in
-    ///     try db.checkpoint(.truncate)
+    ///     _ = try db.checkpoint(.truncate)
     /// }
     /// ```
     ///
