@@ -501,7 +501,14 @@ def run_tests(binary, test_ids, jobs, timeout, out_dir, durations):
             except queue.Empty:
                 return
             while batch:
-                results, batch = run_batch(binary, batch, timeout, logfile, env)
+                results, rest = run_batch(binary, batch, timeout, logfile, env)
+                if not results:
+                    # Nothing ran (a hang or crash before the first test):
+                    # don't try again forever.
+                    results = {t: Outcome("failed", f"not run: the test process ran nothing; see {logfile}")
+                               for t in batch}
+                    rest = []
+                batch = rest
                 with lock:
                     outcomes.update(results)
                     done[0] += len(results)
