@@ -80,6 +80,13 @@ struct Comparison {
             markdown = lines.joined(separator: "\n") + "\n"
             return
         }
+        if baseline.guestCPU != current.guestCPU {
+            lines.append(
+                "**Warning**: the CPU seen under valgrind differs (baseline: \(baseline.guestCPU ?? "unknown"); "
+                    + "current: \(current.guestCPU ?? "unknown")): glibc's string functions may differ, "
+                    + "which moved GRDBLite's ratios by up to 2.8% in a simulation (see the README).")
+            lines.append("")
+        }
         if baseline.environment != current.environment {
             lines.append("Note: the environments differ (baseline \(baseline.environment), current \(current.environment)).")
             lines.append("")

@@ -57,6 +57,7 @@ struct Instructions: ParsableCommand {
             progress("warning: a debug build: its figures say nothing about performance (swift build -c release)")
         }
         let valgrindVersion = try runTool([valgrind, "--version"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        let guestCPU = guestCPUFeatures()
         let allocator: String
         switch Jemalloc.probe() {
         case let .active(version, malloc): allocator = "jemalloc \(version) (malloc resolves to \(malloc))"
@@ -95,6 +96,7 @@ struct Instructions: ParsableCommand {
                 peers: SoftwareInfo.peerVersions,
                 allocator: allocator),
             tool: "\(valgrindVersion) --tool=callgrind: --toggle-collect=grdblite_bench_measured_run, or by difference of whole processes for sides on several threads",
+            guestCPU: guestCPU,
             environment: environment,
             fetchRowCount: fetchRowCount,
             insertRowCount: insertRowCount,
@@ -207,6 +209,30 @@ struct Instructions: ParsableCommand {
             throw BenchError("\(task.workload) on \(task.side.title): no instructions in \(outFile) (is grdblite_bench_measured_run in the binary?)")
         }
         return Measured(instructions: total, once: once)
+    }
+
+    /// The CPU that programs see under valgrind, as glibc reads it to pick
+    /// its string functions: valgrind presents a synthetic CPU of its own
+    /// (on an AVX2 host, an Intel Haswell), whatever the host's. Runs
+    /// `ld.so --list-diagnostics` under valgrind; nil where that fails.
+    private func guestCPUFeatures() -> String? {
+        guard let text = try? runTool([valgrind, "-q", "/lib64/ld-linux-x86-64.so.2", "--list-diagnostics"]) else { return nil }
+        var fields: [String: String] = [:]
+        for line in text.split(separator: "\n") {
+            let parts = line.split(separator: "=", maxSplits: 1)
+            if parts.count == 2 { fields[String(parts[0])] = String(parts[1]) }
+        }
+        guard let family = fields["x86.cpu_features.basic.family"], let model = fields["x86.cpu_features.basic.model"] else { return nil }
+        let kind = ["0x1": "Intel", "0x2": "AMD", "0x3": "Zhaoxin"][fields["x86.cpu_features.basic.kind"] ?? ""] ?? "other"
+        // The features glibc uses and prefers, summed up by an FNV-1a hash.
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for (key, value) in fields.sorted(by: { $0.key < $1.key })
+        where key.contains(".active[") || key.contains(".preferred.") {
+            for byte in (key + "=" + value).utf8 {
+                hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+            }
+        }
+        return "\(kind) family \(family) model \(model), glibc features \(String(hash, radix: 16))"
     }
 
     /// The `summary:` line of a callgrind output file: the Ir of the

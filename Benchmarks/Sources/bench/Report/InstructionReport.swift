@@ -7,6 +7,9 @@ struct InstructionReport: Codable {
     var software: SoftwareInfo
     /// The counting tool: valgrind's version and options.
     var tool: String
+    /// The CPU the program sees under valgrind, whose features choose
+    /// glibc's string functions (`memcpy`...): nil if unknown.
+    var guestCPU: String?
     /// The environment variables that change the counts (hash seed, glibc
     /// tunables), as they were.
     var environment: [String: String]

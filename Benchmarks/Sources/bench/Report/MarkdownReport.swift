@@ -50,7 +50,8 @@ enum MarkdownReport {
         lines.append("")
         lines.append(
             "Instructions per row: callgrind's count of one measured run after one warm-up, every thread included "
-                + "(\(report.tool)). \(report.fetchRowCount) rows fetched, \(report.insertRowCount) inserted.")
+                + "(\(report.tool); the CPU the program sees under valgrind: \(report.guestCPU ?? "unknown")). "
+                + "\(report.fetchRowCount) rows fetched, \(report.insertRowCount) inserted.")
         lines.append("")
         let sides = presentSides(report.workloads.map(\.sides))
         let pairs = ratioPairs(sides)
