@@ -173,7 +173,8 @@ public final class Row {
 
     @usableFromInline
     func storedIndex(forColumn name: String) -> Int? {
-        storedNames[offset..<(offset + count)].firstIndex { $0.equalsIgnoringCase(name) }.map { $0 - offset }
+        let name = CaseInsensitiveIdentifier(name)
+        return storedNames[offset..<(offset + count)].firstIndex { name.matches($0) }.map { $0 - offset }
     }
 
     func columnName(atUncheckedIndex index: Int) -> String {

@@ -101,7 +101,8 @@ public struct PersistenceContainer: @unchecked Sendable {
     }
 
     func index(forColumn column: String) -> Int? {
-        names[0..<setCount].firstIndex { $0.equalsIgnoringCase(column) }
+        let column = CaseInsensitiveIdentifier(column)
+        return names[0..<setCount].firstIndex { column.matches($0) }
     }
 
     /// The value of a column, or nil if it was not set.
