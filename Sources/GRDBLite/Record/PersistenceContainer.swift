@@ -10,7 +10,7 @@
 ///
 /// Column names are case-insensitive: setting a column twice keeps its
 /// first position and the last value.
-public struct PersistenceContainer: @unchecked Sendable {
+public struct PersistenceContainer: Sendable {
     // A container reused for many records (inserts in a loop) keeps the
     // column names of the previous record beyond `count`: when a record
     // sets the same columns in the same order, each assignment is a
@@ -20,7 +20,8 @@ public struct PersistenceContainer: @unchecked Sendable {
     /// The number of columns set.
     @usableFromInline var setCount = 0
     /// The keyed container of the Encodable encoder, reused with the
-    /// container (nil for one-off containers).
+    /// container (nil for one-off containers). Copies share it: it is safe
+    /// to use from several threads (see ``RecordEncoderCache``).
     @usableFromInline let encoderCache: RecordEncoderCache?
 
     init(encoderCache: RecordEncoderCache? = nil) {
