@@ -22,6 +22,8 @@ extension EncodableRecord where Self: Encodable {
     @inlinable
     public func encode(to container: inout PersistenceContainer) throws {
         let encoderCache = container.encoderCache
+        // Unsafe: the pointer is used by the keyed container during this
+        // call only (it traps afterwards).
         try withUnsafeMutablePointer(to: &container) { pointer in
             let cache = RecordEncoderCache.begin(encoderCache, encodingInto: pointer)
             defer { cache.end() }
@@ -38,6 +40,7 @@ extension EncodableRecord where Self: Encodable {
 /// by the thread that set `isBusy` (between `begin` and `end`); other
 /// threads use a cache of their own.
 @usableFromInline
+// @unchecked Sendable: see above.
 final class RecordEncoderCache: @unchecked Sendable {
     @usableFromInline let isBusy = Atomic<Bool>(false)
     // Unchecked exclusivity, for all properties below: they are used for
@@ -47,17 +50,23 @@ final class RecordEncoderCache: @unchecked Sendable {
     @usableFromInline @exclusivity(unchecked) var container: UnsafeMutablePointer<PersistenceContainer>?
     /// Counts the calls of `encode(to:)`: an encoder of a finished call
     /// must not write into the container of the running one.
+    // Unchecked exclusivity: see above.
     @usableFromInline @exclusivity(unchecked) var call: UInt = 0
     /// The cached keyed container: its record and key types, and its box
     /// (nil if none).
+    // Unchecked exclusivity: see above.
     @usableFromInline @exclusivity(unchecked) var cachedRecord: ObjectIdentifier?
+    // Unchecked exclusivity: see above.
     @usableFromInline @exclusivity(unchecked) var cachedKey: ObjectIdentifier?
+    // Unchecked exclusivity: see above.
     @usableFromInline @exclusivity(unchecked) var cachedBox: AnyObject?
     /// Where the cached keyed container writes: armed with `container`
     /// when the container is given out, disarmed by `end()`.
+    // Unchecked exclusivity: see above.
     @usableFromInline @exclusivity(unchecked) var target: RecordEncodingTarget
     /// The targets of the other keyed containers given out during the
     /// running call, which are not cached.
+    // Unchecked exclusivity: see above.
     @usableFromInline @exclusivity(unchecked) var otherTargets: [RecordEncodingTarget] = []
 
     @usableFromInline
@@ -202,6 +211,7 @@ struct RecordEncoder<Record: EncodableRecord>: Encoder {
         }
         if cache.cachedRecord == ObjectIdentifier(Record.self), cache.cachedKey == ObjectIdentifier(Key.self) {
             cache.target.container = container
+            // Unsafe: the box is there when the record and key types are.
             return CodingContainerBox.container(cache.cachedBox.unsafelyUnwrapped, as: KeyedEncodingContainer<Key>.self)
         }
         return cache.makeKeyedContainer(Record.self, keyedBy: type)

@@ -287,6 +287,7 @@ struct RowKeyedDecodingContainer<Record: FetchableRecord, Key: CodingKey>: Keyed
     /// A container whose state is kept alive by the caller.
     @usableFromInline
     init(state: RowDecodingState) {
+        // Unretained: see `unmanagedState`.
         self.unmanagedState = Unmanaged.passUnretained(state)
         if case .useDefaultKeys = Record.databaseColumnDecodingStrategy {
             usesDefaultKeys = true
@@ -317,9 +318,12 @@ struct RowKeyedDecodingContainer<Record: FetchableRecord, Key: CodingKey>: Keyed
     @inlinable
     @inline(__always)
     func withRow<T>(_ body: (Row) throws -> T) rethrows -> T {
+        // Unretained: the state is alive (see `unmanagedState`), and so is
+        // its row while it is not nil.
         guard let row = unmanagedState._withUnsafeGuaranteedRef({ $0.unmanagedRow }) else {
             RowDecodingState.rowIsGone()
         }
+        // Unretained: the row is alive (see above).
         return try row._withUnsafeGuaranteedRef(body)
     }
 

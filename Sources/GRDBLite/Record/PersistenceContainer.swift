@@ -70,7 +70,9 @@ public struct PersistenceContainer: Sendable {
     mutating func set(_ value: consuming DatabaseValue, forColumn column: String) {
         let position = setCount
         if position < names.count {
+            // Unsafe: a String is 16 bytes, equal bits are an equal string.
             let bits = names.withUnsafeBytes { $0.load(fromByteOffset: position * 16, as: (UInt64, UInt64).self) }
+            // Unsafe: the bits of the string, compared and not used as a string.
             if bits == unsafeBitCast(column, to: (UInt64, UInt64).self) {
                 values[position] = value
                 setCount = position + 1

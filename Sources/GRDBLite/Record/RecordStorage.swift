@@ -135,7 +135,9 @@ final class RecordStorage: SchemaDependentCache {
     /// which the statement shares: then a pointer comparison suffices.
     private static func columns(of insert: InsertStatement, match container: PersistenceContainer) -> Bool {
         guard insert.columnCount == container.setCount else { return false }
+        // Unsafe: the addresses are compared, never dereferenced.
         let sameBuffer = insert.names.withUnsafeBufferPointer { lhs in
+            // Unsafe: see above.
             container.names.withUnsafeBufferPointer { rhs in lhs.baseAddress == rhs.baseAddress }
         }
         if sameBuffer { return true }
