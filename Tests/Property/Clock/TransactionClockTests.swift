@@ -79,7 +79,8 @@ import Testing
     }
 }
 
-/// A timestamped record, as in seed 000.
+/// A record with creation and modification dates, set from
+/// `db.transactionDate` as GRDB's record timestamps do.
 private struct Stamp: Codable, FetchableRecord, MutablePersistableRecord {
     var id: Int64?
     var creationDate: Date?
