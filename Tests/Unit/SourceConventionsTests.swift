@@ -132,6 +132,37 @@ import Testing
     }
 }
 
+extension SourceConventionsTests {
+    /// What tests share: temporary directories and the seeded generator
+    /// (Tests/TestSupport), SQL recording (Tests/Unit/Support); and their
+    /// comments state rules instead of citing documents that are not in
+    /// the repository.
+    @Test func testsShareTheirSupport() throws {
+        let forbidden = [
+            "FileManager.default.temporaryDirectory": "use TemporaryDirectory",
+            "0x9E37_79B9_7F4A_7C15": "use SeededGenerator",
+            "db.trace {": "use recordedSQL or SQLRecorder",
+            "DESIGN.md": "state the rule",
+            "PERFORMANCE-NOTES": "state the rule",
+            "(seed 0": "state the rule",
+        ]
+        let tests = SourceFile.root.appendingPathComponent("Tests")
+        let enumerator = try #require(FileManager.default.enumerator(atPath: tests.path))
+        var violations: [String] = []
+        while let path = enumerator.nextObject() as? String {
+            guard path.hasSuffix(".swift"),
+                  !path.hasPrefix("TestSupport/"), !path.hasPrefix("Unit/Support/"),
+                  !path.hasSuffix("SourceConventionsTests.swift")
+            else { continue }
+            let text = try String(contentsOf: tests.appendingPathComponent(path), encoding: .utf8)
+            for (pattern, fix) in forbidden.sorted(by: { $0.key < $1.key }) where text.contains(pattern) {
+                violations.append("Tests/\(path) contains \(pattern): \(fix)")
+            }
+        }
+        #expect(violations == [])
+    }
+}
+
 /// A Swift file of `Sources/GRDBLite`.
 private struct SourceFile {
     /// Relative to `Sources/GRDBLite`.
@@ -191,9 +222,11 @@ private struct SourceFile {
         return identifiers
     }
 
+    /// The package root (this file is Tests/Unit/SourceConventionsTests.swift).
+    static let root = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
     static func library() throws -> [SourceFile] {
-        // Tests/Unit/SourceConventionsTests.swift -> the package root.
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let sources = root.appendingPathComponent("Sources/GRDBLite")
         let enumerator = try #require(FileManager.default.enumerator(atPath: sources.path))
         var files: [SourceFile] = []
