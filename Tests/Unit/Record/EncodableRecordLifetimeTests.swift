@@ -171,14 +171,19 @@ private func makeItemDatabase() throws -> DatabaseQueue {
         // Sendable, and encoding into copies on several threads at once
         // must give each its own values.
         struct Item: Codable, MutablePersistableRecord {
-            static let databaseTableName = "item"
+            static let databaseTableName = "wide"
             nonisolated(unsafe) static var inserted: InsertionSuccess?
             var id: Int64
-            var name: String
+            var c0, c1, c2, c3, c4, c5, c6, c7, c8, c9: String
+            init(id: Int64, name: String) {
+                self.id = id
+                (c0, c1, c2, c3, c4, c5, c6, c7, c8, c9) = (name, name, name, name, name, name, name, name, name, name)
+            }
             mutating func didInsert(_ inserted: InsertionSuccess) { Self.inserted = inserted }
         }
-        let dbQueue = try makeItemDatabase()
+        let dbQueue = try DatabaseQueue()
         try await dbQueue.write { db in
+            try db.execute(sql: "CREATE TABLE wide (id INTEGER PRIMARY KEY, c0, c1, c2, c3, c4, c5, c6, c7, c8, c9)")
             var item = Item(id: 1, name: "a")
             try item.insert(db)
         }
@@ -186,12 +191,16 @@ private func makeItemDatabase() throws -> DatabaseQueue {
         try await withThrowingTaskGroup(of: Void.self) { group in
             for thread in 0..<4 {
                 group.addTask {
-                    for index in 0..<2000 {
+                    for index in 0..<5000 {
                         var copy = container
-                        let item = Item(id: Int64(index), name: "\(thread)-\(index)")
-                        try item.encode(to: &copy)
-                        #expect(copy["id"] as Int64? == Int64(index))
-                        #expect(copy["name"] as String? == "\(thread)-\(index)")
+                        let name = "\(thread)-\(index)"
+                        try Item(id: Int64(index), name: name).encode(to: &copy)
+                        let id: Int64? = copy["id"]
+                        let values = ["c0", "c5", "c9"].map { copy[$0] as String? }
+                        if id != Int64(index) || values != [name, name, name] {
+                            Issue.record("thread \(thread), record \(index): \(String(describing: id)), \(values)")
+                            return
+                        }
                     }
                 }
             }
