@@ -24,11 +24,11 @@ public final class DatabaseCollation: Hashable, Sendable {
     }
 
     public static func == (lhs: DatabaseCollation, rhs: DatabaseCollation) -> Bool {
-        lhs.name.lowercased() == rhs.name.lowercased()
+        CaseInsensitiveIdentifier(lhs.name) == CaseInsensitiveIdentifier(rhs.name)
     }
 
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(name.lowercased())
+        hasher.combine(CaseInsensitiveIdentifier(name))
     }
 
     // The built-in collations have GRDB's SQL names, so that databases
@@ -88,7 +88,7 @@ extension Database {
     /// Adds or replaces a custom collation.
     public func add(collation: DatabaseCollation) {
         preconditionValidAccess()
-        collations[collation.name.lowercased()] = collation
+        collations[CaseInsensitiveIdentifier(collation.name)] = collation
         do {
             try collation.install(in: self)
         } catch {
@@ -99,7 +99,7 @@ extension Database {
     /// Removes a custom collation.
     public func remove(collation: DatabaseCollation) {
         preconditionValidAccess()
-        collations[collation.name.lowercased()] = nil
+        collations[CaseInsensitiveIdentifier(collation.name)] = nil
         sqlite3_create_collation_v2(sqliteConnection, collation.name, SQLITE_UTF8, nil, nil, nil)
     }
 }

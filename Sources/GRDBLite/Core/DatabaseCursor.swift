@@ -8,10 +8,6 @@ import CSQLite
 public protocol DatabaseCursor<Element>: Cursor {
     /// The statement that the cursor runs.
     var statement: Statement { get }
-    /// Whether the statement has no more row. Implementation detail.
-    var _isDone: Bool { get set }
-    /// The element for the current row. Implementation detail.
-    func _element() throws -> Element
 }
 
 extension DatabaseCursor {
@@ -32,13 +28,6 @@ extension DatabaseCursor {
             try statement.prepareForExecution()
         }
         try statement.database.statementWillExecute(statement)
-    }
-
-    @inlinable
-    public func next() throws -> Element? {
-        if _isDone { return nil }
-        guard try StatementStepper(statement).step(&_isDone) else { return nil }
-        return try _element()
     }
 
     /// The first element, transformed. A statement that writes (`INSERT

@@ -18,7 +18,7 @@ import Foundation
 public final class DatabaseFunction: Hashable, @unchecked Sendable {
     /// Identifies a function in SQLite: its name and number of arguments.
     struct ID: Hashable {
-        let name: String
+        let name: CaseInsensitiveIdentifier
         let argumentCount: CInt
     }
 
@@ -34,7 +34,7 @@ public final class DatabaseFunction: Hashable, @unchecked Sendable {
         case aggregate(any DatabaseAggregate.Type)
     }
 
-    var id: ID { ID(name: name.lowercased(), argumentCount: argumentCount) }
+    var id: ID { ID(name: CaseInsensitiveIdentifier(name), argumentCount: argumentCount) }
 
     /// Whether the function is an aggregate.
     var isAggregate: Bool {
