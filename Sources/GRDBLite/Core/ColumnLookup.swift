@@ -73,6 +73,7 @@ extension UnsafeMutablePointer where Pointee == ColumnLookup {
             .firstIndex { identifier.matches($0) }
             .map { $0 - offset }
         let entry = ColumnLookup.Entry(
+            // unsafeBitCast: the name's raw bits, only compared, never used as a String.
             bits: unsafeBitCast(name, to: (UInt64, UInt64).self), // see index(of:): compared only
             offset: offset, width: width,
             index: found ?? -1,

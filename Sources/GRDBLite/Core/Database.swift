@@ -112,9 +112,10 @@ public final class Database {
             busyCallback = callback
             // Unmanaged, unretained: the handler belongs to the connection, which this object closes.
             sqlite3_busy_handler(sqliteConnection, { dbPointer, tries in
+                // Unmanaged, unretained: the connection removes this handler before it goes away.
                 let db = Unmanaged<Database>.fromOpaque(dbPointer!).takeUnretainedValue()
                 return db.busyCallback!(Int(tries)) ? 1 : 0
-            }, Unmanaged.passUnretained(self).toOpaque())
+            }, Unmanaged.passUnretained(self).toOpaque()) // Unmanaged, unretained: see above
         }
         if let trace = configuration.trace {
             self.trace { trace($0.description) }

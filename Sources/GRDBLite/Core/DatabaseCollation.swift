@@ -70,14 +70,17 @@ public final class DatabaseCollation: Hashable, Sendable {
         let code = sqlite3_create_collation_v2(
             db.sqliteConnection, name, SQLITE_UTF8, context,
             { context, length1, bytes1, length2, bytes2 in
+                // Unmanaged, unretained: SQLite holds the retained reference until xDestroy.
                 let collation = Unmanaged<DatabaseCollation>.fromOpaque(context!).takeUnretainedValue()
                 let lhs = String(decoding: UnsafeRawBufferPointer(start: bytes1, count: Int(length1)), as: UTF8.self)
                 let rhs = String(decoding: UnsafeRawBufferPointer(start: bytes2, count: Int(length2)), as: UTF8.self)
                 return CInt(collation.compare(lhs, rhs).rawValue)
             },
+            // Unmanaged: xDestroy releases the reference retained at registration.
             { Unmanaged<DatabaseCollation>.fromOpaque($0!).release() })
         if code != SQLITE_OK {
             // SQLite doesn't call xDestroy when registration fails.
+            // Unmanaged: releases the reference retained for SQLite, which refused it.
             Unmanaged<DatabaseCollation>.fromOpaque(context).release()
             throw DatabaseError(resultCode: code, message: db.lastErrorMessage)
         }

@@ -65,13 +65,17 @@ struct StatementStepper {
     // `columnLookup` and keeps the connection's memory (unowned reference);
     // `step` checks the access before anything else uses the connection.
     @usableFromInline let statement: Unmanaged<Statement>
+    // Unmanaged, unretained: the statement retains its connection's memory (see above).
     @usableFromInline let database: Unmanaged<Database>
     @usableFromInline let columnLookup: UnsafeMutablePointer<ColumnLookup>
 
     @usableFromInline
     init(_ statement: Statement) {
         self.sqliteStatement = statement.sqliteStatement
+        // Unmanaged, unretained: the cursor that owns this stepper retains
+        // the statement, which keeps its connection's memory.
         self.statement = Unmanaged.passUnretained(statement)
+        // Unmanaged, unretained: see above.
         self.database = Unmanaged.passUnretained(statement.database)
         self.columnLookup = statement.columnLookup
     }
@@ -80,6 +84,7 @@ struct StatementStepper {
     @inlinable
     @inline(__always)
     func step(_ isDone: inout Bool) throws -> Bool {
+        // Unmanaged, unretained: the statement keeps the connection alive.
         database._withUnsafeGuaranteedRef { $0.preconditionValidAccess("A database cursor") }
         columnLookup.pointee.position = 0
         let code = sqlite3_step(sqliteStatement)

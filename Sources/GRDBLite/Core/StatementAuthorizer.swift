@@ -55,9 +55,10 @@ final class StatementAuthorizer {
         database = db
         // Unmanaged, unretained: the database that retains the authorizer removes it in uninstall.
         sqlite3_set_authorizer(db.sqliteConnection, { pointer, action, arg1, arg2, _, _ in
+            // Unmanaged, unretained: the database that retains the authorizer removes it in uninstall.
             Unmanaged<StatementAuthorizer>.fromOpaque(pointer!).takeUnretainedValue()
                 .authorize(action, arg1, arg2)
-        }, Unmanaged.passUnretained(self).toOpaque())
+        }, Unmanaged.passUnretained(self).toOpaque()) // Unmanaged, unretained: see above
     }
 
     func uninstall(from db: Database) {
