@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Testing
 import GRDBLite
+import TestSupport
 
 // The README's examples, as written there (temporary paths aside), so that
 // the README cannot drift from the API. Each runs on a `DatabaseQueue` and
@@ -91,7 +92,7 @@ private final class PlayerObserver: TransactionObserver {
     /// A queue or a pool, on a file of `directory`.
     private static func database(
         _ kind: WriterKind,
-        _ directory: CoreTemporaryDirectory,
+        _ directory: TemporaryDirectory,
         configuration: Configuration = Configuration()) throws -> any DatabaseWriter
     {
         try kind.make(directory, configuration: configuration)
@@ -99,9 +100,9 @@ private final class PlayerObserver: TransactionObserver {
 
     @Test(arguments: WriterKind.allCases)
     func quickExample(kind: WriterKind) throws {
-        let directory = try CoreTemporaryDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let path = directory.path("players.sqlite")
+        let path = directory.path()
         let dbQueue: any DatabaseWriter = kind == .queue ? try DatabaseQueue(path: path) : try DatabasePool(path: path)
 
         try dbQueue.write { db in
@@ -135,7 +136,7 @@ private final class PlayerObserver: TransactionObserver {
 
     @Test(arguments: WriterKind.allCases)
     func recordsAndMigrations(kind: WriterKind) throws {
-        let directory = try CoreTemporaryDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         var config = Configuration()
         config.transactionClock = .custom { _ in Date(timeIntervalSince1970: 1_000_000) }
@@ -175,7 +176,7 @@ private final class PlayerObserver: TransactionObserver {
 
     @Test(arguments: WriterKind.allCases)
     func associations(kind: WriterKind) throws {
-        let directory = try CoreTemporaryDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let dbQueue = try Self.database(kind, directory)
         var migrator = DatabaseMigrator()
@@ -239,7 +240,7 @@ private final class PlayerObserver: TransactionObserver {
 
     @Test(arguments: WriterKind.allCases)
     func transactionObserver(kind: WriterKind) throws {
-        let directory = try CoreTemporaryDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let dbQueue = try Self.database(kind, directory)
         try dbQueue.write { db in
@@ -269,7 +270,7 @@ private final class PlayerObserver: TransactionObserver {
             func databaseDidCommit(_ db: Database) { }
             func databaseDidRollback(_ db: Database) { }
         }
-        let directory = try CoreTemporaryDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let dbQueue = try Self.database(kind, directory)
         try dbQueue.write { try $0.execute(sql: "CREATE TABLE player (id INTEGER PRIMARY KEY)") }
@@ -286,7 +287,7 @@ private final class PlayerObserver: TransactionObserver {
 
     /// The "Database pool" section.
     @Test func databasePool() async throws {
-        let directory = try CoreTemporaryDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let dbPool = try DatabasePool(path: directory.path("players.sqlite"))
         try blocking {

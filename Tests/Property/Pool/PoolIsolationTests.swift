@@ -3,6 +3,7 @@ import Foundation
 import GRDBLite
 import PropertyBased
 import Testing
+import TestSupport
 
 /// Random interleavings of reads and writes on a `DatabasePool`, against
 /// `PoolModel`: reads held open across commits (on reader threads, spawned
@@ -35,7 +36,7 @@ import Testing
 /// One run of a script.
 private final class PoolRun {
     let script: PoolScript
-    let directory: URL
+    let directory: TemporaryDirectory
     let dbPool: DatabasePool
     let writer = Mailbox()
     let readers = (0..<PoolScript.readerCount).map { _ in Mailbox() }
@@ -44,8 +45,7 @@ private final class PoolRun {
 
     init(_ script: PoolScript) throws {
         self.script = script
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("pool-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        directory = try TemporaryDirectory()
         var configuration = Configuration()
         // Every actor may hold a reader at once: the writer's nested read,
         // the reader threads, the spawned reads.
@@ -53,12 +53,12 @@ private final class PoolRun {
         configuration.prepareDatabase { db in
             if !db.configuration.readonly { try db.execute(sql: "PRAGMA synchronous = OFF") }
         }
-        dbPool = try DatabasePool(path: directory.appendingPathComponent("db.sqlite").path, configuration: configuration)
+        dbPool = try DatabasePool(path: directory.path(), configuration: configuration)
         try dbPool.write { try $0.execute(sql: "CREATE TABLE kv (k INTEGER PRIMARY KEY, v INTEGER NOT NULL)") }
     }
 
     deinit {
-        try? FileManager.default.removeItem(at: directory)
+        directory.remove()
     }
 
     static func dump(_ db: Database) throws -> String {

@@ -83,12 +83,11 @@ struct SnapshotAPI: Sendable {
 
     /// The functions, or nil if the linked SQLite was built without them.
     static let linked: SnapshotAPI? = {
-        // unsafe: each symbol, when present, is the SQLite function whose
-        // C signature the type above spells.
         func lookup<F>(_ name: String, as type: F.Type) -> F? {
             // RTLD_DEFAULT (a null handle): the process's global symbols,
             // where the libsqlite3 that GRDBLite links is.
             guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), name) else { return nil }
+            // Unsafe: the symbol is the SQLite function whose C signature `type` spells.
             return unsafeBitCast(symbol, to: type)
         }
         guard let get = lookup("sqlite3_snapshot_get", as: Get.self),
