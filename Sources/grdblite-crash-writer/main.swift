@@ -1,10 +1,13 @@
 // The child process of GRDBLite's crash and multi-process tests
 // (Tests/Reliability). Not a user tool.
 //
-//     grdblite-crash-writer write PATH rollback|wal
+//     grdblite-crash-writer write PATH rollback|wal|pool
 //         Commits CrashWorkload transactions in a loop, forever, and prints
 //         "committed N" on stdout after each `write` returns. The test kills
-//         it with SIGKILL.
+//         it with SIGKILL. `pool` writes through a DatabasePool (WAL) while
+//         reader threads and concurrent reads check every state they see,
+//         and passive checkpoints run; a read that sees a broken state
+//         exits with an error.
 //     grdblite-crash-writer hold PATH rollback|wal
 //         Opens an IMMEDIATE transaction that inserts a row in `t`, prints
 //         "locked", waits for a line on stdin, commits, prints "committed".
@@ -27,7 +30,7 @@ func configuration(_ mode: String) -> Configuration {
     var config = Configuration()
     switch mode {
     case "wal": config.journalMode = .wal
-    case "rollback": config.journalMode = .default
+    case "rollback", "pool": config.journalMode = .default
     default: fail("unknown journal mode \(mode)")
     }
     return config
@@ -39,7 +42,52 @@ guard arguments.count == 4 else {
 }
 let (command, path, mode) = (arguments[1], arguments[2], arguments[3])
 
+/// Commits transactions through a pool, with reads of every kind running
+/// at the same time, each checking that it sees whole transactions.
+func writeThroughAPool() throws -> Never {
+    let dbPool = try DatabasePool(path: path, configuration: configuration(mode))
+    try dbPool.write { try $0.execute(sql: CrashWorkload.schema) }
+    var txn = try dbPool.read(CrashWorkload.lastTransaction)
+    for reader in 0..<2 {
+        Thread {
+            var last = 0
+            while true {
+                do {
+                    let seen = try dbPool.read(CrashWorkload.verify)
+                    if seen < last { fail("reader \(reader) went back from transaction \(last) to \(seen)") }
+                    last = seen
+                } catch {
+                    fail("reader \(reader): \(error)")
+                }
+            }
+        }.start()
+    }
+    while true {
+        txn += 1
+        try dbPool.write { try CrashWorkload.write($0, txn: txn) }
+        report("committed \(txn)")
+        let committed = txn
+        try dbPool.writeWithoutTransaction { db in
+            if committed % 3 == 0 {
+                dbPool.asyncConcurrentRead { dbResult in
+                    do {
+                        let seen = try CrashWorkload.verify(dbResult.get())
+                        if seen != committed { fail("concurrent read saw \(seen), expected \(committed)") }
+                    } catch {
+                        fail("concurrent read: \(error)")
+                    }
+                }
+            }
+            if committed % 7 == 0 {
+                // Passive: it copies what no reader needs, and never waits.
+                try db.checkpoint(.passive)
+            }
+        }
+    }
+}
+
 do {
+    if command == "write" && mode == "pool" { try writeThroughAPool() }
     let dbQueue = try DatabaseQueue(path: path, configuration: configuration(mode))
     switch command {
     case "write":

@@ -1,10 +1,13 @@
+import Dispatch
 import Foundation
 import Testing
 import GRDBLite
 import TestSupport
 
 // The README's examples, as written there (temporary paths aside), so that
-// the README cannot drift from the API.
+// the README cannot drift from the API. Each runs on a `DatabaseQueue` and
+// on a `DatabasePool` (the README says one can replace the other): there,
+// `dbQueue` is either.
 
 private struct Player: Codable, FetchableRecord, MutablePersistableRecord {
     var id: Int64?
@@ -86,10 +89,21 @@ private final class PlayerObserver: TransactionObserver {
 }
 
 @Suite struct ReadmeExamplesTests {
-    @Test func quickExample() throws {
+    /// A queue or a pool, on a file of `directory`.
+    private static func database(
+        _ kind: WriterKind,
+        _ directory: TemporaryDirectory,
+        configuration: Configuration = Configuration()) throws -> any DatabaseWriter
+    {
+        try kind.make(directory, configuration: configuration)
+    }
+
+    @Test(arguments: WriterKind.allCases)
+    func quickExample(kind: WriterKind) throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let dbQueue = try DatabaseQueue(path: directory.path())
+        let path = directory.path()
+        let dbQueue: any DatabaseWriter = kind == .queue ? try DatabaseQueue(path: path) : try DatabasePool(path: path)
 
         try dbQueue.write { db in
             try db.execute(sql: """
@@ -120,10 +134,13 @@ private final class PlayerObserver: TransactionObserver {
         #expect(seen == ["Arthur": 1000, "Barbara": 1200])
     }
 
-    @Test func recordsAndMigrations() throws {
+    @Test(arguments: WriterKind.allCases)
+    func recordsAndMigrations(kind: WriterKind) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
         var config = Configuration()
         config.transactionClock = .custom { _ in Date(timeIntervalSince1970: 1_000_000) }
-        let dbQueue = try DatabaseQueue(configuration: config)
+        let dbQueue = try Self.database(kind, directory, configuration: config)
 
         var migrator = DatabaseMigrator()
         migrator.registerMigration("createPlayer") { db in
@@ -157,8 +174,11 @@ private final class PlayerObserver: TransactionObserver {
         }
     }
 
-    @Test func associations() throws {
-        let dbQueue = try DatabaseQueue()
+    @Test(arguments: WriterKind.allCases)
+    func associations(kind: WriterKind) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let dbQueue = try Self.database(kind, directory)
         var migrator = DatabaseMigrator()
         migrator.registerMigration("createLibrary") { db in
             try db.create(table: "author") { t in
@@ -218,8 +238,11 @@ private final class PlayerObserver: TransactionObserver {
         }
     }
 
-    @Test func transactionObserver() throws {
-        let dbQueue = try DatabaseQueue()
+    @Test(arguments: WriterKind.allCases)
+    func transactionObserver(kind: WriterKind) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let dbQueue = try Self.database(kind, directory)
         try dbQueue.write { db in
             try db.execute(sql: "CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT)")
             try db.execute(sql: "CREATE TABLE other (id INTEGER PRIMARY KEY)")
@@ -237,7 +260,8 @@ private final class PlayerObserver: TransactionObserver {
         #expect(observer.committed[0].map(\.1) == [1, 1, 1])
     }
 
-    @Test func notifyChangesKinds() throws {
+    @Test(arguments: WriterKind.allCases)
+    func notifyChangesKinds(kind: WriterKind) throws {
         final class Counter: TransactionObserver {
             var unknownChanges = 0
             func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { true }
@@ -246,7 +270,9 @@ private final class PlayerObserver: TransactionObserver {
             func databaseDidCommit(_ db: Database) { }
             func databaseDidRollback(_ db: Database) { }
         }
-        let dbQueue = try DatabaseQueue()
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let dbQueue = try Self.database(kind, directory)
         try dbQueue.write { try $0.execute(sql: "CREATE TABLE player (id INTEGER PRIMARY KEY)") }
         let counter = Counter()
         dbQueue.add(transactionObserver: counter)
@@ -257,5 +283,54 @@ private final class PlayerObserver: TransactionObserver {
             try db.notifyChanges(in: Table("missing"))
         }
         #expect(counter.unknownChanges == 3)
+    }
+
+    /// The "Database pool" section.
+    @Test func databasePool() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let dbPool = try DatabasePool(path: directory.path("players.sqlite"))
+        try blocking {
+            try dbPool.write { db in
+                try db.execute(sql: "CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT NOT NULL, score INTEGER NOT NULL)")
+            }
+
+            try dbPool.write { db in
+                try db.execute(sql: "INSERT INTO player (name, score) VALUES (?, ?)", arguments: ["Arthur", 1000])
+            }
+            let count = try dbPool.read { db in
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")!
+            }
+            #expect(count == 1)
+        }
+        let names = try await dbPool.read { db in try String.fetchAll(db, sql: "SELECT name FROM player") }
+        #expect(names == ["Arthur"])
+
+        let concurrentCount = try await onThread {
+            let done = DispatchSemaphore(value: 0)
+            let seen = LockedValue<Int?>(nil)
+            try dbPool.writeWithoutTransaction { db in
+                try db.execute(sql: "DELETE FROM player")
+                dbPool.asyncConcurrentRead { dbResult in
+                    let count = try? Int.fetchOne(dbResult.get(), sql: "SELECT COUNT(*) FROM player") // 0
+                    seen.update { $0 = count }
+                    done.signal()
+                }
+                try db.execute(sql: "INSERT INTO player (name, score) VALUES ('Barbara', 1200)")
+            }
+            try done.waitOrThrow()
+            return seen.value
+        }
+        #expect(concurrentCount == 0)
+
+        try blocking {
+            try dbPool.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
+            let walSize = try FileManager.default.attributesOfItem(atPath: dbPool.path + "-wal")[.size] as? Int
+            #expect(walSize == 0)
+
+            let snapshot = try dbPool.makeSnapshot()
+            try dbPool.write { try $0.execute(sql: "DELETE FROM player") }
+            #expect(try snapshot.read { try String.fetchAll($0, sql: "SELECT name FROM player") } == ["Barbara"])
+        }
     }
 }

@@ -29,7 +29,20 @@ public struct Configuration: Sendable {
     public var busyMode: Database.BusyMode = .immediateError
 
     /// The journal mode the connection sets up (ignored when read-only).
+    /// A ``DatabasePool`` always uses WAL.
     public var journalMode: JournalMode = .default
+
+    /// The maximum number of reader connections of a ``DatabasePool`` or
+    /// ``DatabaseSnapshotPool``: how many reads run in parallel. Default 5.
+    public var maximumReaderCount = 5
+
+    /// Whether ``DatabasePool/releaseMemory()`` keeps the readers open
+    /// (and frees their caches) instead of closing them. Default false.
+    public var persistentReadOnlyConnections = false
+
+    /// The busy mode of read-only connections when it differs from
+    /// ``busyMode``: the readers of a pool wait up to 10 seconds when nil.
+    var readonlyBusyMode: Database.BusyMode?
 
     /// The kind of transaction that ``DatabaseQueue/write(_:)`` and
     /// ``Database/inTransaction(_:_:)`` open when none is given. Read-only
@@ -58,7 +71,8 @@ public struct Configuration: Sendable {
 
     /// The journal mode of a connection.
     public enum JournalMode: Sendable {
-        /// SQLite's default (a rollback journal).
+        /// SQLite's default (a rollback journal) for a ``DatabaseQueue``,
+        /// WAL for a ``DatabasePool``.
         case `default`
         /// Write-ahead logging (`PRAGMA journal_mode = WAL`).
         case wal

@@ -70,6 +70,10 @@ public final class Database {
     /// Hooks of the observation layer, when something observes the database.
     var executionObserver: (any StatementExecutionObserver)?
 
+    /// On a reader of a pool: the schema version its caches were filled
+    /// at (see `refreshReaderSchemaCache`).
+    var readerSchemaVersion: Int32?
+
     init(path: String, description: String, configuration: Configuration) throws {
         var flags = configuration.readonly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
         // One connection per serial queue: SQLite's mutexes are not needed.
@@ -103,7 +107,8 @@ public final class Database {
             collations[CaseInsensitiveIdentifier(collation.name)] = collation
             try collation.install(in: self)
         }
-        switch configuration.busyMode {
+        let busyMode = configuration.readonly ? configuration.readonlyBusyMode ?? configuration.busyMode : configuration.busyMode
+        switch busyMode {
         case .immediateError:
             break
         case .timeout(let seconds):

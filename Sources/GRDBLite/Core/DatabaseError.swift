@@ -142,6 +142,12 @@ extension DatabaseError {
     static func connectionIsClosed() -> DatabaseError {
         DatabaseError(resultCode: .SQLITE_MISUSE, message: "Connection is closed")
     }
+
+    /// The error of an access to a snapshot whose transaction was ended
+    /// (GRDB's message).
+    static func snapshotIsLost() -> DatabaseError {
+        DatabaseError(resultCode: .SQLITE_ABORT, message: "Snapshot is lost.")
+    }
 }
 
 extension DatabaseError {

@@ -30,3 +30,17 @@ extension Database {
         }
     }
 }
+
+extension DatabaseWriter {
+    /// Erases the database, schema and data, as if it were new, once the
+    /// running accesses are done (a barrier: the reads of a pool wait).
+    @_disfavoredOverload
+    public func erase() throws {
+        try barrierWriteWithoutTransaction { try $0.erase() }
+    }
+
+    /// Erases the database, without blocking the task.
+    public func erase() async throws {
+        try await barrierWriteWithoutTransaction { try $0.erase() }
+    }
+}

@@ -144,9 +144,10 @@ public struct DatabaseMigrator: Sendable {
     /// and including `targetIdentifier`.
     ///
     /// An unregistered target, or a database already migrated beyond it,
-    /// is a programmer error that traps.
+    /// is a programmer error that traps. The migrations run as a barrier:
+    /// the reads of a ``DatabasePool`` wait until they are done.
     public func migrate(_ writer: any DatabaseWriter, upTo targetIdentifier: String) throws {
-        try writer.writeWithoutTransaction { db in
+        try writer.barrierWriteWithoutTransaction { db in
             try migrate(db, upTo: targetIdentifier)
         }
     }

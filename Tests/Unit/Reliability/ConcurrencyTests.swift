@@ -101,6 +101,113 @@ import TestSupport
         #expect(readsSeen.value == (threadCount + taskCount) * writesPerWorker)
     }
 
+    /// A `DatabasePool` with writers and more readers than reader
+    /// connections, threads and tasks, all at once: no write is lost, every
+    /// read sees whole transactions, the reads of one worker never go back
+    /// in time, and a concurrent read spawned after a commit sees exactly
+    /// that commit, whatever the writer does next. Barriers and
+    /// `releaseMemory()` run among them. (Run it under Thread Sanitizer:
+    /// `Scripts/sanitizers.sh`.)
+    @Test func poolWritersAndReadersLoseNothing() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        var config = Configuration()
+        config.maximumReaderCount = 3
+        config.busyMode = .timeout(10)
+        let dbPool = try DatabasePool(path: directory.path("db.sqlite"), configuration: config)
+        try await dbPool.write { try $0.execute(sql: Self.schema) }
+
+        let writesPerWorker = 50 * reliabilityScale
+        let writerThreads = 2
+        let writerTasks = 2
+        let readerThreads = 4
+        let readerTasks = 4
+        let readsSeen = Shared(0)
+        let problems = Shared<[String]>([])
+        let concurrentReads = DispatchGroup()
+
+        @Sendable func audit(_ audit: (total: Int, transfers: Int), _ who: String, after last: inout Int) {
+            if audit.total != 1000 { problems.update { $0.append("\(who) read total \(audit.total)") } }
+            if audit.transfers < last { problems.update { $0.append("\(who) went back from \(last) to \(audit.transfers)") } }
+            last = audit.transfers
+            readsSeen.update { $0 += 1 }
+        }
+
+        // Threads, with the blocking API.
+        let threads = Task.detached {
+            DispatchQueue.concurrentPerform(iterations: writerThreads + readerThreads + 1) { worker in
+                var last = 0
+                for index in 0..<writesPerWorker {
+                    do {
+                        if worker < writerThreads {
+                            // A transaction, then a concurrent read of it.
+                            try dbPool.writeWithoutTransaction { db in
+                                try db.inTransaction {
+                                    try Self.transfer(db, writer: "thread \(worker)", index: index)
+                                    return .commit
+                                }
+                                let committed = try Self.audit(db).transfers
+                                concurrentReads.enter()
+                                dbPool.asyncConcurrentRead { dbResult in
+                                    defer { concurrentReads.leave() }
+                                    do {
+                                        let seen = try Self.audit(dbResult.get())
+                                        if seen.total != 1000 || seen.transfers != committed {
+                                            problems.update { $0.append("concurrent read saw \(seen), expected \(committed)") }
+                                        }
+                                    } catch {
+                                        problems.update { $0.append("concurrent read: \(error)") }
+                                    }
+                                }
+                                // Changes after the spawn are not seen by it.
+                                try db.execute(sql: "UPDATE account SET balance = balance")
+                            }
+                        } else if worker < writerThreads + readerThreads {
+                            audit(try dbPool.read(Self.audit), "thread \(worker)", after: &last)
+                        } else if index % 10 == 0 {
+                            // Barriers and memory release among the others.
+                            try dbPool.barrierWriteWithoutTransaction { db in
+                                audit(try Self.audit(db), "barrier", after: &last)
+                            }
+                            dbPool.releaseMemory()
+                        }
+                    } catch {
+                        problems.update { $0.append("thread \(worker): \(error)") }
+                    }
+                }
+            }
+        }
+        // Tasks, with the async API.
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for worker in 0..<writerTasks {
+                group.addTask {
+                    for index in 0..<writesPerWorker {
+                        try await dbPool.write { try Self.transfer($0, writer: "task \(worker)", index: index) }
+                    }
+                }
+            }
+            for worker in 0..<readerTasks {
+                group.addTask {
+                    var last = 0
+                    for _ in 0..<writesPerWorker {
+                        audit(try await dbPool.read(Self.audit), "task \(worker)", after: &last)
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        await threads.value
+        #expect(concurrentReads.wait(timeout: .now() + 60) == .success)
+
+        #expect(problems.value == [])
+        let final = try await dbPool.read(Self.audit)
+        #expect(final.total == 1000)
+        #expect(final.transfers == (writerThreads + writerTasks) * writesPerWorker)
+        let perWriter = try await dbPool.read { try Int.fetchAll($0, sql: "SELECT COUNT(*) FROM transfer GROUP BY writer") }
+        #expect(perWriter == Array(repeating: writesPerWorker, count: writerThreads + writerTasks))
+        #expect(readsSeen.value >= (readerThreads + readerTasks) * writesPerWorker)
+    }
+
     /// A write that fails in one task does not disturb the others.
     @Test func failingWritesAmongConcurrentWrites() async throws {
         let dbQueue = try DatabaseQueue()

@@ -202,6 +202,34 @@ import TestSupport
         #expect(try readOnlyQueue.read { try Int.fetchAll($0, sql: "SELECT id FROM t") } == [1])
     }
 
+    /// A pool needs WAL mode, which a read-only file can't switch to: a
+    /// clear error; a read-only pool reads it.
+    @Test func readOnlyFileAndAPool() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.path("db.sqlite")
+        let dbQueue = try DatabaseQueue(path: path)
+        try dbQueue.write { try $0.execute(sql: "CREATE TABLE t (id INTEGER PRIMARY KEY); INSERT INTO t (id) VALUES (1)") }
+        try dbQueue.close()
+        let restore = try makeUnwritable(path)
+        defer { restore() }
+
+        let error = databaseError { _ = try DatabasePool(path: path) }
+        #expect(error?.resultCode == .SQLITE_READONLY)
+        #expect(error?.message?.contains("DatabasePool could not put the read-only database file in WAL mode") == true, "\(String(describing: error))")
+        #expect(error?.message?.contains(path) == true)
+
+        var configuration = Configuration()
+        configuration.readonly = true
+        let dbPool = try DatabasePool(path: path, configuration: configuration)
+        #expect(try dbPool.read { try Int.fetchAll($0, sql: "SELECT id FROM t") } == [1])
+        let writeError = databaseError {
+            try dbPool.write { try $0.execute(sql: "INSERT INTO t (id) VALUES (2)") }
+        }
+        #expect(writeError?.resultCode == .SQLITE_READONLY)
+        #expect(try dbPool.read { try Int.fetchAll($0, sql: "SELECT id FROM t") } == [1])
+    }
+
     @Test func readOnlyDirectoryPreventsTheJournal() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

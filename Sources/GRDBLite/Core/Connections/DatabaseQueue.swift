@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 
 /// A serial access to one SQLite connection: a file, or an in-memory
 /// database.
@@ -25,13 +24,11 @@ import Synchronization
 /// programmer error that traps with a message, instead of deadlocking;
 /// ``unsafeReentrantWrite(_:)`` and ``unsafeReentrantRead(_:)`` allow it.
 /// The connection closes when the queue is deallocated, or with
-/// ``close()``.
-// @unchecked Sendable: the connection is only used on `queue` (serial), and
-// `isClosed` is behind a mutex.
-public final class DatabaseQueue: @unchecked Sendable {
-    private let db: Database
-    private let queue: DispatchQueue
-    private let isClosed = Mutex(false)
+/// ``close()``. For reads that run in parallel with each other and with
+/// writes, use a ``DatabasePool``.
+public final class DatabaseQueue: Sendable {
+    private let connection: SerializedConnection
+    private var db: Database { connection.db }
 
     /// The configuration of the connection.
     public var configuration: Configuration { db.configuration }
@@ -44,17 +41,10 @@ public final class DatabaseQueue: @unchecked Sendable {
     ///   database, or if `prepareDatabase` throws.
     public init(path: String, configuration: Configuration = Configuration()) throws {
         let label = configuration.label ?? "GRDBLite.DatabaseQueue"
-        db = try Database(path: path, description: label, configuration: configuration)
-        queue = DispatchQueue(label: label)
-        do {
-            // `prepareDatabase` runs as an access of this queue, nested in
-            // the caller's accesses, if any.
-            let context = AccessContext.current
-            try queue.sync { try context.run(db, of: self) { try $0.setUp() } }
-        } catch {
-            db.close()
-            throw error
-        }
+        connection = try SerializedConnection(path: path, description: label, configuration: configuration)
+        // `prepareDatabase` runs as an access of this queue, nested in the
+        // caller's accesses, if any.
+        try connection.setUp(owner: self)
     }
 
     /// Opens an in-memory database: private when `name` is nil, shared by
@@ -64,39 +54,25 @@ public final class DatabaseQueue: @unchecked Sendable {
         try self.init(path: path, configuration: configuration)
     }
 
-    deinit {
-        if !isClosed.withLock({ $0 }) { db.close() }
-    }
-
     /// Closes the connection. Closing again does nothing.
     ///
     /// Accesses that come after `close()`, or wait for the queue while it
     /// closes, don't run: the methods that throw (`read`, `write`,
-    /// `inTransaction`, the `async` ones) throw a ``DatabaseError`` of code
-    /// `SQLITE_MISUSE`; those that only rethrow the errors of their closure
-    /// (`inDatabase`, `writeWithoutTransaction`, `unsafeRead`, the
-    /// `unsafeReentrant` ones) trap, as a programmer error.
+    /// `inTransaction`, the `async` and `Result` ones) throw or give a
+    /// ``DatabaseError`` of code `SQLITE_MISUSE`; those that only rethrow
+    /// the errors of their closure (`inDatabase`, `writeWithoutTransaction`,
+    /// `unsafeRead`, the `unsafeReentrant` ones, `asyncWriteWithoutTransaction`)
+    /// trap, as a programmer error.
     public func close() throws {
-        try serialized { db in
-            guard let db else { return } // closed already
-            try db.rollbackIfNeeded()
-            if db.isInsideTransaction {
-                throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "can't close a database inside a transaction")
-            }
-            // Under the lock, so that `interrupt()` never sees a closed connection.
-            isClosed.withLock { isClosed in
-                isClosed = true
-                db.close()
-            }
-        }
+        let context = AccessContext.current
+        context.preconditionNotAccessing(self, description: db.description)
+        try connection.close(context, owner: self)
     }
 
     /// Interrupts the running statement, which fails with
     /// `SQLITE_INTERRUPT`. Safe to call from any thread, and after `close()`.
     public func interrupt() {
-        isClosed.withLock { isClosed in
-            if !isClosed { db.interrupt() }
-        }
+        connection.interrupt()
     }
 
     /// Frees as much memory as possible (nothing to free after `close()`).
@@ -107,17 +83,12 @@ public final class DatabaseQueue: @unchecked Sendable {
     // MARK: - Access
 
     /// Runs `body` on the queue, with the connection, or with nil if the
-    /// queue is closed. The check is made on the queue, in the same block
-    /// as the access, so that a concurrent `close()` runs entirely before
-    /// or after it. Traps if the calling thread is inside an access of
+    /// queue is closed. Traps if the calling thread is inside an access of
     /// this queue, which would deadlock.
     private func serialized<T>(_ body: (Database?) throws -> T) rethrows -> T {
         let context = AccessContext.current
         context.preconditionNotAccessing(self, description: db.description)
-        return try queue.sync {
-            if isClosed.withLock({ $0 }) { return try body(nil) }
-            return try context.run(db, of: self, body)
-        }
+        return try connection.sync(context, owner: self, body)
     }
 
     /// Runs `body` on the queue, with the connection; traps if the queue
@@ -141,13 +112,9 @@ public final class DatabaseQueue: @unchecked Sendable {
     /// Runs `body` directly if the calling thread is inside an access of
     /// this queue, on the queue otherwise.
     private func reentrantSync<T>(_ body: (Database) throws -> T) rethrows -> T {
-        let context = AccessContext.current
-        if context.allows(db) {
-            return try context.run(db, of: self, body)
-        }
-        return try queue.sync {
-            if isClosed.withLock({ $0 }) { usedAfterClose() }
-            return try context.run(db, of: self, body)
+        try connection.reentrantSync(AccessContext.current, owner: self) { db in
+            guard let db else { usedAfterClose() }
+            return try body(db)
         }
     }
 
@@ -163,21 +130,18 @@ public final class DatabaseQueue: @unchecked Sendable {
     /// of its own; throws `SQLITE_MISUSE` if the queue is closed when
     /// `body` would start.
     private func async<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
-        try await withoutActuallyEscaping(body) { body in
-            // The closure must be released before the caller resumes.
-            let box = ClosureBox(body)
-            return try await withCheckedThrowingContinuation { continuation in
-                queue.async {
-                    let result = { () -> Result<T, any Error> in
-                        let body = box.take()
-                        if self.isClosed.withLock({ $0 }) { return .failure(DatabaseError.connectionIsClosed()) }
-                        return Result { try AccessContext.none.run(self.db, of: self, body) }
-                    }()
-                    continuation.resume(with: result)
-                }
-            }
+        try await connection.execute(owner: self, body)
+    }
+
+    /// Schedules `body` on the queue, with the connection or the error
+    /// that prevents the access.
+    private func asyncResult(_ body: @escaping @Sendable (Result<Database, any Error>) -> Void) {
+        connection.async(owner: self) { db in
+            body(db.map { .success($0) } ?? .failure(DatabaseError.connectionIsClosed()))
         }
     }
+
+    // MARK: - Reading
 
     /// Runs `value` in a read-only transaction: writes fail with
     /// `SQLITE_READONLY`.
@@ -190,6 +154,17 @@ public final class DatabaseQueue: @unchecked Sendable {
     public func read<T: Sendable>(_ value: @Sendable (Database) throws -> T) async throws -> T {
         try await async { db in try db.isolated(readOnly: true) { try value(db) } }
     }
+
+    /// Schedules `value` in a read-only transaction, on the queue, and
+    /// returns at once.
+    public func asyncRead(_ value: @escaping @Sendable (Result<Database, any Error>) -> Void) {
+        asyncResult { dbResult in
+            guard case .success(let db) = dbResult else { return value(dbResult) }
+            db.readInTransaction(readOnly: true, value)
+        }
+    }
+
+    // MARK: - Writing
 
     /// Runs `updates` in a transaction: commits if they succeed, rolls
     /// back and rethrows if they throw.
@@ -215,8 +190,37 @@ public final class DatabaseQueue: @unchecked Sendable {
         try await async(updates)
     }
 
+    /// Schedules `updates` outside of any transaction, on the queue, and
+    /// returns at once.
+    public func asyncWriteWithoutTransaction(_ updates: @escaping @Sendable (Database) -> Void) {
+        connection.async(owner: self) { [self] db in
+            guard let db else { usedAfterClose() }
+            updates(db)
+        }
+    }
+
+    /// Runs `updates` outside of any transaction: the same as
+    /// ``writeWithoutTransaction(_:)-(Database)->T``, since all the accesses of
+    /// a queue run one after the other; but it throws `SQLITE_MISUSE` after
+    /// `close()`.
+    @_disfavoredOverload
+    public func barrierWriteWithoutTransaction<T>(_ updates: (Database) throws -> T) throws -> T {
+        try throwingSync(updates)
+    }
+
+    /// Runs `updates` outside of any transaction, without blocking.
+    public func barrierWriteWithoutTransaction<T: Sendable>(_ updates: @Sendable (Database) throws -> T) async throws -> T {
+        try await async(updates)
+    }
+
+    /// Schedules `updates` outside of any transaction, on the queue, and
+    /// returns at once.
+    public func asyncBarrierWriteWithoutTransaction(_ updates: @escaping @Sendable (Result<Database, any Error>) -> Void) {
+        asyncResult(updates)
+    }
+
     /// Runs `updates` with the connection, outside of any transaction
-    /// (same as ``writeWithoutTransaction(_:)-8jvdn``).
+    /// (same as `writeWithoutTransaction`).
     public func inDatabase<T>(_ updates: (Database) throws -> T) rethrows -> T {
         try sync(updates)
     }
@@ -239,6 +243,23 @@ public final class DatabaseQueue: @unchecked Sendable {
         try throwingSync { db in try db.inTransaction(kind) { try updates(db) } }
     }
 
+    /// Calls `value` right away, in a read-only transaction that sees the
+    /// last commit. Call it from inside a `writeWithoutTransaction` access
+    /// of this queue, outside of any transaction; it traps otherwise.
+    public func spawnConcurrentRead(_ value: @escaping @Sendable (Result<Database, any Error>) -> Void) {
+        let context = AccessContext.current
+        guard context.allows(db) else {
+            fatalError("spawnConcurrentRead must be called from inside a write access of \(db.description) (writeWithoutTransaction)")
+        }
+        guard !db.isInsideTransaction else {
+            fatalError("""
+                spawnConcurrentRead must not be called from inside a transaction: \
+                use writeWithoutTransaction, and call it after the transaction ends
+                """)
+        }
+        context.run(db, of: self) { db in db.readInTransaction(readOnly: true, value) }
+    }
+
     // MARK: - Unsafe accesses
 
     /// Runs `value` with the connection, outside of any transaction and
@@ -252,6 +273,12 @@ public final class DatabaseQueue: @unchecked Sendable {
     /// Runs `value` outside of any transaction, without blocking.
     public func unsafeRead<T: Sendable>(_ value: @Sendable (Database) throws -> T) async throws -> T {
         try await async(value)
+    }
+
+    /// Schedules `value` outside of any transaction, on the queue, and
+    /// returns at once.
+    public func asyncUnsafeRead(_ value: @escaping @Sendable (Result<Database, any Error>) -> Void) {
+        asyncResult(value)
     }
 
     /// Runs `value` as `unsafeRead` does, and may be called
@@ -278,14 +305,4 @@ public final class DatabaseQueue: @unchecked Sendable {
     }
 }
 
-/// Moves a closure into a `@Sendable` dispatch block, and out of it.
-// @unchecked Sendable: the value is set before the block is enqueued and
-// taken once inside it; the dispatch queue orders the two.
-private final class ClosureBox<T>: @unchecked Sendable {
-    private var value: T?
-    init(_ value: T) { self.value = value }
-    func take() -> T {
-        defer { value = nil }
-        return value!
-    }
-}
+extension DatabaseQueue: DatabaseWriter { }

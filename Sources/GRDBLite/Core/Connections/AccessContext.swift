@@ -40,16 +40,20 @@ import Darwin
 /// - `current`: the accesses of the calling thread (`none` outside of any).
 /// - `none`: no access, for asynchronous accesses.
 /// - `isAccessing(_ database:)`: whether one of the database's connections
-///   is in use on the context. `read`, `write` and every other
-///   non-reentrant method trap when it is true:
-///   `preconditionNotAccessing(_:description:)` does that with the message.
-///   On a pool, `read` inside `write` traps, as does `write` inside `read`.
-/// - `connection(of:)`: the innermost connection of the database in use on
-///   the context, if any. The reentrant methods run their closure on it
-///   directly: `unsafeReentrantWrite` when it is the writer,
-///   `unsafeReentrantRead` whatever it is (on a pool, the writer or the
-///   reader of the enclosing access); otherwise they dispatch normally
-///   (a pool's `unsafeReentrantRead` takes a reader).
+///   is in use on the context. The methods that would wait for any of them
+///   trap when it is true (a queue's accesses, a pool's `close` and
+///   barriers): `preconditionNotAccessing(_:description:)` does that with
+///   the message.
+/// - `isAccessing(_:except:)`: whether another connection of the database
+///   than the given one is in use. As in GRDB, a pool's `read` traps inside
+///   one of its reads, not inside its writes (it takes a reader then), and
+///   its `write` traps when `allows(writer)`, not inside its reads.
+/// - `innermostConnection(of:where:)`: the innermost connection of the
+///   database in use on the context, if any. The reentrant methods run
+///   their closure on it directly: `unsafeReentrantWrite` when it is the
+///   writer, `unsafeReentrantRead` whatever it is (on a pool, the reader of
+///   the enclosing read, else the writer of the enclosing write); otherwise
+///   they dispatch normally (a pool's `unsafeReentrantRead` takes a reader).
 /// - `allows(_ connection:)`: whether the context may use the connection;
 ///   `asyncConcurrentRead` requires it of the writer, then starts the read
 ///   on a reader with `none.run(reader, of: pool)`.
@@ -95,22 +99,38 @@ struct AccessContext {
     /// access would wait for a queue that this context holds.
     func preconditionNotAccessing(_ database: AnyObject, description: @autoclosure () -> String) {
         if isAccessing(database) {
-            fatalError("""
-                Database methods are not reentrant: \(description()) was accessed from inside one of \
-                its own access blocks (a `write` inside a `write`, or a `read` inside an access of \
-                another database that runs inside a `write`, for example), which would deadlock. \
-                Use the `Database` you already have (`db.inSavepoint` for a nested transaction), \
-                or `unsafeReentrantWrite`/`unsafeReentrantRead` if the nesting is intended.
-                """)
+            Self.reentrancyFailure(description())
         }
     }
 
-    /// The innermost connection of `database` in use on this context.
-    func connection(of database: AnyObject) -> Database? {
+    /// Traps with the message of a reentrant access to the database
+    /// described by `description`.
+    static func reentrancyFailure(_ description: String) -> Never {
+        fatalError("""
+            Database methods are not reentrant: \(description) was accessed from inside one of \
+            its own access blocks (a `write` inside a `write`, or a `read` inside an access of \
+            another database that runs inside a `write`, for example), which would deadlock. \
+            Use the `Database` you already have (`db.inSavepoint` for a nested transaction), \
+            or `unsafeReentrantWrite`/`unsafeReentrantRead` if the nesting is intended.
+            """)
+    }
+
+    /// Whether a connection of `database` other than `connection` is in
+    /// use on this context: a pool's `read` traps when one of its readers
+    /// is, and not when only its writer is.
+    func isAccessing(_ database: AnyObject, except connection: Database) -> Bool {
+        innermostConnection(of: database) { $0 !== connection } != nil
+    }
+
+    /// The innermost connection of `database` in use on this context that
+    /// satisfies `predicate`.
+    func innermostConnection(of database: AnyObject, where predicate: (Database) -> Bool) -> Database? {
         let id = ObjectIdentifier(database)
         var frame = top
         while let current = frame {
-            if current.pointee.database == id { return current.pointee.connection }
+            if current.pointee.database == id && predicate(current.pointee.connection) {
+                return current.pointee.connection
+            }
             frame = current.pointee.parent
         }
         return nil

@@ -1,0 +1,145 @@
+import Dispatch
+import Foundation
+
+/// The reader connections of a ``DatabasePool`` (or a
+/// ``DatabaseSnapshotPool``): opened on demand up to a maximum, reused,
+/// handed out to one access at a time.
+///
+/// Barriers wait for the readers in use and hold new ones back until they
+/// end: ``DatabasePool/barrierWriteWithoutTransaction(_:)-9tcsu``,
+/// `close()` and `releaseMemory()` use them. An access that runs on the
+/// pool's writer may take a reader while a barrier waits (the barrier
+/// waits for the writer anyway: blocking the reader would deadlock).
+// @unchecked Sendable: the state is only used under `condition`'s lock.
+final class ReaderPool: @unchecked Sendable {
+    typealias MakeReader = (_ index: Int, _ owner: AnyObject) throws -> SerializedConnection
+
+    let maximumCount: Int
+    private let makeReader: MakeReader
+    private let condition = NSCondition()
+    /// Every open reader, available or not.
+    private var readers: [SerializedConnection] = []
+    private var available: [SerializedConnection] = []
+    /// Readers handed out, and slots taken by readers being opened.
+    private var inUseCount = 0
+    private var barrierCount = 0
+    private var createdCount = 0
+    private var isClosed = false
+
+    /// A serial queue where asynchronous accesses wait for a reader: at
+    /// most one thread waits, however many accesses are waiting.
+    let waitingQueue: DispatchQueue
+
+    init(maximumCount: Int, label: String, makeReader: @escaping MakeReader) {
+        self.maximumCount = maximumCount
+        self.makeReader = makeReader
+        waitingQueue = DispatchQueue(label: "\(label).wait")
+    }
+
+    /// Takes a reader, waiting until one is available, and opening it if
+    /// needed.
+    ///
+    /// - throws: `SQLITE_MISUSE` if the pool is closed, or the error of
+    ///   the opening of a reader (the pool is left as it was).
+    func get(owner: AnyObject, bypassingBarriers: Bool = false) throws -> SerializedConnection {
+        condition.lock()
+        while !isClosed && (inUseCount >= maximumCount || (barrierCount > 0 && !bypassingBarriers)) {
+            condition.wait()
+        }
+        if isClosed {
+            condition.unlock()
+            throw DatabaseError.connectionIsClosed()
+        }
+        inUseCount += 1
+        if let reader = available.popLast() {
+            condition.unlock()
+            return reader
+        }
+        createdCount += 1
+        let index = createdCount
+        condition.unlock()
+
+        do {
+            let reader = try makeReader(index, owner)
+            condition.withLock { readers.append(reader) }
+            return reader
+        } catch {
+            condition.withLock {
+                inUseCount -= 1
+                condition.broadcast()
+            }
+            throw error
+        }
+    }
+
+    /// Gives back a reader taken with ``get(owner:bypassingBarriers:)``;
+    /// a discarded reader is closed, and a new one opens when needed.
+    func release(_ reader: SerializedConnection, discard: Bool = false) {
+        let close = condition.withLock {
+            inUseCount -= 1
+            condition.broadcast()
+            if discard || isClosed {
+                readers.removeAll { $0 === reader }
+                return true
+            }
+            available.append(reader)
+            return false
+        }
+        // Not under the lock: closing waits for the reader's queue.
+        if close { reader.closeIfNeeded() }
+    }
+
+    /// Runs `body` once no reader is in use, with new readers held back
+    /// until it returns.
+    func barrier<T>(_ body: () throws -> T) rethrows -> T {
+        condition.withLock {
+            barrierCount += 1
+            while inUseCount > 0 { condition.wait() }
+        }
+        defer {
+            condition.withLock {
+                barrierCount -= 1
+                condition.broadcast()
+            }
+        }
+        return try body()
+    }
+
+    /// Inside a barrier: waits until the readers taken by the writer while
+    /// the barrier waited are back.
+    func waitUntilNoReaderIsInUse() {
+        condition.withLock {
+            while inUseCount > 0 { condition.wait() }
+        }
+    }
+
+    /// The open readers, available or not.
+    var allReaders: [SerializedConnection] {
+        condition.withLock { readers }
+    }
+
+    /// Closes the available readers, so that new ones open when needed
+    /// (inside a barrier: then all readers are available).
+    func removeAvailableReaders() {
+        let removed = condition.withLock {
+            let removed = available
+            available.removeAll()
+            readers.removeAll { reader in removed.contains { $0 === reader } }
+            return removed
+        }
+        for reader in removed { reader.closeIfNeeded() }
+    }
+
+    /// Closes the pool (inside a barrier): waiting and future accesses
+    /// throw `SQLITE_MISUSE`.
+    func markClosed() {
+        condition.withLock {
+            isClosed = true
+            condition.broadcast()
+        }
+    }
+
+    var isPoolClosed: Bool {
+        condition.withLock { isClosed }
+    }
+}
