@@ -52,7 +52,10 @@ import TestSupport
         let problems = Shared<[String]>([])
 
         // Threads, with the blocking API: writers and readers.
-        let threads = Task.detached {
+        // On a thread of its own, not a cooperative one: concurrentPerform
+        // blocks its caller until every worker ends, which would starve the
+        // tasks of the tests that run alongside.
+        async let threads: Void = onThread {
             DispatchQueue.concurrentPerform(iterations: threadCount * 2) { worker in
                 for index in 0..<writesPerWorker {
                     do {
@@ -90,7 +93,7 @@ import TestSupport
             }
             try await group.waitForAll()
         }
-        await threads.value
+        try await threads
 
         #expect(problems.value == [])
         let final = try await dbQueue.read(Self.audit)
@@ -134,7 +137,10 @@ import TestSupport
         }
 
         // Threads, with the blocking API.
-        let threads = Task.detached {
+        // On a thread of its own, not a cooperative one: concurrentPerform
+        // blocks its caller until every worker ends, which would starve the
+        // tasks of the tests that run alongside.
+        async let threads: Void = onThread {
             DispatchQueue.concurrentPerform(iterations: writerThreads + readerThreads + 1) { worker in
                 var last = 0
                 for index in 0..<writesPerWorker {
@@ -196,7 +202,7 @@ import TestSupport
             }
             try await group.waitForAll()
         }
-        await threads.value
+        try await threads
         #expect(concurrentReads.wait(timeout: .now() + 60) == .success)
 
         #expect(problems.value == [])
