@@ -7,7 +7,11 @@ import Foundation
 ///   once per run (reused when `--path` names a folder where it already has
 ///   the right content), read by the fetch workloads;
 /// - `insert.sqlite`: an `item` table that the bench empties before each
-///   run of an insert workload, and checks after it.
+///   run of an insert workload, and checks after it;
+/// - `concurrent.sqlite`, for the concurrency workloads: a copy of the
+///   fetch file in WAL mode, with a `written` table (the schema of `item`)
+///   that the writers fill and the bench empties before each run. Made
+///   when a workload first needs it.
 ///
 /// Row `n` holds `n` in each of its ten columns, as in GRDB's suite.
 final class Fixture {
@@ -16,6 +20,10 @@ final class Fixture {
     let insertRowCount: Int
     var fetchPath: String { folder + "/fetch.sqlite" }
     var insertPath: String { folder + "/insert.sqlite" }
+    /// The rows the writer of `write-while-reading` inserts.
+    var concurrentInsertRowCount: Int { max(100, insertRowCount / 4) }
+    /// A connection to the concurrent file, once it exists.
+    private var concurrentChecker: RawDatabase?
     /// True when the folder is a temporary one, removed at the end.
     private let isTemporary: Bool
     /// A connection to the insert file, that resets and checks it.
@@ -41,6 +49,7 @@ final class Fixture {
 
     deinit {
         insertChecker = nil
+        concurrentChecker = nil
         if isTemporary {
             try? FileManager.default.removeItem(atPath: folder)
         }
@@ -76,6 +85,36 @@ final class Fixture {
         if digest != expected {
             throw BenchError("generated \(fetchPath) holds \(digest), expected \(expected)")
         }
+    }
+
+    /// The path of the concurrent file, made on first use.
+    func concurrentPath() throws -> String {
+        let path = folder + "/concurrent.sqlite"
+        if concurrentChecker == nil {
+            for suffix in ["", "-wal", "-shm"] {
+                try? FileManager.default.removeItem(atPath: path + suffix)
+            }
+            try FileManager.default.copyItem(atPath: fetchPath, toPath: path)
+            let db = try RawDatabase(path: path)
+            guard try db.strings("PRAGMA journal_mode = WAL") == ["wal"] else {
+                throw BenchError("\(path) can't be put in WAL mode")
+            }
+            try db.execute(BenchSQL.createTable.replacingOccurrences(of: "CREATE TABLE item", with: "CREATE TABLE written"))
+            concurrentChecker = db
+        }
+        return path
+    }
+
+    /// Empties the `written` table of the concurrent file before a run of
+    /// a concurrency workload.
+    func resetWrittenTable() throws {
+        try concurrentChecker?.execute("DELETE FROM written")
+    }
+
+    /// What the writer of the last run of a concurrency workload wrote.
+    func writtenDigest() throws -> Digest {
+        guard let concurrentChecker else { throw BenchError("no concurrent file") }
+        return try concurrentChecker.itemDigest(table: "written")
     }
 
     /// Empties the inserted table before a run of an insert workload.

@@ -72,7 +72,7 @@ struct Instructions: ParsableCommand {
         let sqlite = try sqliteInfoBySide(sides, fixture: fixture)
 
         var tasks: [MeasureTask] = []
-        for workload in selection.selectedWorkloads {
+        for workload in selection.selectedWorkloads.filter(\.measuresInstructions) {
             for side in sides where workload.jobs[side] != nil {
                 let folder = "\(work)/\(tasks.count)"
                 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
@@ -100,7 +100,7 @@ struct Instructions: ParsableCommand {
             environment: environment,
             fetchRowCount: fetchRowCount,
             insertRowCount: insertRowCount,
-            workloads: selection.selectedWorkloads.map { workload in
+            workloads: selection.selectedWorkloads.filter(\.measuresInstructions).map { workload in
                 let rowCount = workload.rowCount(fixture)
                 return InstructionResult(
                     workload: workload, rowCount: rowCount,

@@ -55,12 +55,13 @@ final class RawDatabase {
         }
     }
 
-    /// The digest of the `item` table, computed by SQLite.
-    func itemDigest() throws -> Digest {
+    /// The digest of the `item` table (or another with its schema),
+    /// computed by SQLite.
+    func itemDigest(table: String = "item") throws -> Digest {
         let sql = """
-            SELECT COUNT(*), (SELECT i0 FROM item ORDER BY rowid LIMIT 1), (SELECT i9 FROM item ORDER BY rowid DESC LIMIT 1),
+            SELECT COUNT(*), (SELECT i0 FROM \(table) ORDER BY rowid LIMIT 1), (SELECT i9 FROM \(table) ORDER BY rowid DESC LIMIT 1),
                    TOTAL(i0) + TOTAL(i1) + TOTAL(i2) + TOTAL(i3) + TOTAL(i4) + TOTAL(i5) + TOTAL(i6) + TOTAL(i7) + TOTAL(i8) + TOTAL(i9)
-            FROM item
+            FROM \(table)
             """
         guard let values = try integers(sql) else { return Digest() }
         return Digest(count: values[0], first: values[1], last: values[2], sum: values[3])

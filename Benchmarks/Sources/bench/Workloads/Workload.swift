@@ -25,11 +25,16 @@ struct Workload: Sendable {
     var allocationRule: AllocationRule?
     /// Each side's job, for the sides that have the feature.
     var jobs: [Side: @Sendable (Fixture) throws -> SideJob]
+    /// Whether `bench instructions` counts it: not the workloads whose
+    /// threads run at once (callgrind serializes threads, and what they
+    /// measure is how the sides use the cores).
+    var measuresInstructions = true
 
     /// Every workload, in report order: add new ones here.
     static let all: [Workload] = [
         fetchByIndex, fetchByName, fetchRecords, fetchDecodable,
         insertByIndex, insertByName, insertRecords, insertEncodable,
+        concurrentReads1, concurrentReads2, concurrentReads4, readsWhileWriting, writeWhileReading,
     ]
 
     static func named(_ name: String) -> Workload? {
