@@ -147,7 +147,10 @@ public struct DatabaseMigrator: Sendable {
     /// is a programmer error that traps.
     public func migrate(_ writer: any DatabaseWriter, upTo targetIdentifier: String) throws {
         try writer.writeWithoutTransaction { db in
-            try migrate(db, upTo: targetIdentifier)
+            // Migrations see the schema as SQLite describes it.
+            try db.withSchemaSource(nil) {
+                try migrate(db, upTo: targetIdentifier)
+            }
         }
     }
 
