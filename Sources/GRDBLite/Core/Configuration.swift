@@ -61,6 +61,11 @@ public struct Configuration: Sendable {
     /// so that a misspelled `"column"` is an error instead of a string.
     public var acceptsDoubleQuotedStringLiterals = false
 
+    /// Schema information that SQLite can't provide, such as the primary
+    /// key of views (see ``DatabaseSchemaSource``). Migrations run without
+    /// it. Default nil.
+    public var schemaSource: (any DatabaseSchemaSource)?
+
     var setups: [@Sendable (Database) throws -> Void] = []
 
     /// Adds a function that runs each time a connection opens, after

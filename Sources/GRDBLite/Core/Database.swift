@@ -27,6 +27,10 @@ public final class Database {
     /// The path of the database file, `:memory:` for private in-memory
     /// databases.
     public let path: String
+    /// The current schema source: ``Configuration/schemaSource``, nil
+    /// during migrations, or the one given to
+    /// ``withSchemaSource(_:execute:)``.
+    public internal(set) var schemaSource: (any DatabaseSchemaSource)?
 
     /// The thread that is currently allowed to use the connection (0: none).
     @usableFromInline let accessOwner = Atomic<UInt>(0)
@@ -89,6 +93,7 @@ public final class Database {
         self.path = path
         self.description = description
         self.configuration = configuration
+        self.schemaSource = configuration.schemaSource
         sqlite3_extended_result_codes(connection, 1)
         authorizer.install(on: self)
     }

@@ -29,6 +29,12 @@ public protocol DatabaseValueConvertible: SQLExpressible, StatementBinding {
     /// The value for a column that is missing from a row, or nil (the
     /// default) if a missing column is an error. Optionals return `.none`.
     static func fromMissingColumn() -> Self?
+
+    /// The decoder of `Decodable` values stored as JSON.
+    static func databaseJSONDecoder() -> JSONDecoder
+
+    /// The encoder of `Encodable` values stored as JSON.
+    static func databaseJSONEncoder() -> JSONEncoder
 }
 
 extension DatabaseValueConvertible {
@@ -37,6 +43,28 @@ extension DatabaseValueConvertible {
     }
 
     public static func fromMissingColumn() -> Self? { nil }
+
+    /// A JSON decoder for base64 data and dates in milliseconds since 1970;
+    /// non-conforming floats are errors.
+    public static func databaseJSONDecoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dataDecodingStrategy = .base64
+        decoder.dateDecodingStrategy = .millisecondsSince1970
+        decoder.nonConformingFloatDecodingStrategy = .throw
+        return decoder
+    }
+
+    /// A JSON encoder with sorted keys (stable text, easy to compare),
+    /// base64 data and dates in milliseconds since 1970; non-conforming
+    /// floats are errors.
+    public static func databaseJSONEncoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.dataEncodingStrategy = .base64
+        encoder.dateEncodingStrategy = .millisecondsSince1970
+        encoder.nonConformingFloatEncodingStrategy = .throw
+        encoder.outputFormatting = .sortedKeys
+        return encoder
+    }
 
     public var sqlExpression: SQLExpression { .value(databaseValue) }
 }

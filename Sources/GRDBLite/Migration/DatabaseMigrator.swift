@@ -148,7 +148,10 @@ public struct DatabaseMigrator: Sendable {
     /// the reads of a ``DatabasePool`` wait until they are done.
     public func migrate(_ writer: any DatabaseWriter, upTo targetIdentifier: String) throws {
         try writer.barrierWriteWithoutTransaction { db in
-            try migrate(db, upTo: targetIdentifier)
+            // Migrations see the schema as SQLite describes it.
+            try db.withSchemaSource(nil) {
+                try migrate(db, upTo: targetIdentifier)
+            }
         }
     }
 

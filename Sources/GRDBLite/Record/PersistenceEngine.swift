@@ -138,7 +138,8 @@ struct PersistenceEngine {
     func delete() throws -> Bool {
         guard let condition = primaryKeyCondition() else { return false }
         let (sql, arguments) = try condition.build(db)
-        try db.cachedStatement(sql: "DELETE FROM \(tableName.quotedDatabaseIdentifier) WHERE \(sql)").execute(arguments: arguments)
-        return db.changesCount > 0
+        return try db.changesCount(writing: tableName) {
+            try db.cachedStatement(sql: "DELETE FROM \(tableName.quotedDatabaseIdentifier) WHERE \(sql)").execute(arguments: arguments)
+        } > 0
     }
 }

@@ -104,17 +104,19 @@ extension TableRecord {
     /// Deletes all rows; returns the number of deleted rows.
     @discardableResult
     public static func deleteAll(_ db: Database) throws -> Int {
-        try db.cachedStatement(sql: "DELETE FROM \(databaseTableName.quotedDatabaseIdentifier)").execute()
-        return db.changesCount
+        try db.changesCount(writing: databaseTableName) {
+            try db.cachedStatement(sql: "DELETE FROM \(databaseTableName.quotedDatabaseIdentifier)").execute()
+        }
     }
 
     /// Runs `DELETE FROM table WHERE condition`; returns the number of
     /// deleted rows.
     static func deleteAll(_ db: Database, where condition: some SQLExpressible) throws -> Int {
         let (sql, arguments) = try SQL(condition).build(db)
-        try db.cachedStatement(sql: "DELETE FROM \(databaseTableName.quotedDatabaseIdentifier) WHERE \(sql)")
-            .execute(arguments: arguments)
-        return db.changesCount
+        return try db.changesCount(writing: databaseTableName) {
+            try db.cachedStatement(sql: "DELETE FROM \(databaseTableName.quotedDatabaseIdentifier) WHERE \(sql)")
+                .execute(arguments: arguments)
+        }
     }
 
     /// Whether a row matches `condition`.

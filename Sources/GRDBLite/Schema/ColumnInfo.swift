@@ -15,7 +15,7 @@ public struct ColumnInfo: Sendable, Hashable {
     /// `"CURRENT_TIMESTAMP"`).
     public let defaultValueSQL: String?
     /// The position in the primary key (1-based), or 0.
-    public let primaryKeyIndex: Int
+    public private(set) var primaryKeyIndex: Int
 
     /// A column from a row of `PRAGMA table_info` or `PRAGMA table_xinfo`.
     public init(row: Row) {
@@ -24,6 +24,13 @@ public struct ColumnInfo: Sendable, Hashable {
         isNotNull = row["notnull"]
         defaultValueSQL = row["dflt_value"]
         primaryKeyIndex = row["pk"]
+    }
+
+    /// The column, at another position in a primary key.
+    func withPrimaryKeyIndex(_ index: Int) -> ColumnInfo {
+        var column = self
+        column.primaryKeyIndex = index
+        return column
     }
 
     /// The declared type, or nil when the column has none.

@@ -47,6 +47,7 @@ extension Database {
     /// - throws: A ``DatabaseError`` if the table does not exist.
     public func columns(in tableName: String, in schemaName: String? = nil) throws -> [ColumnInfo] {
         try cachedSchemaInfo(\.columns, tableName, schemaName) {
+            try checkSchemaExists(schemaName)
             let columns = try Row.fetchAll(self, sql: "PRAGMA \(schemaPrefix(schemaName))table_xinfo(\(tableName.quotedDatabaseIdentifier))")
                 .filter { ($0["hidden"] as Int? ?? 0) != 1 } // hidden columns of virtual tables
                 .map(ColumnInfo.init(row:))
@@ -58,17 +59,32 @@ extension Database {
     }
 
     /// The primary key of a table: the hidden rowid, an `INTEGER PRIMARY
-    /// KEY`, or other columns.
+    /// KEY`, or other columns. A view has the primary key its
+    /// ``Database/schemaSource`` gives it, if any.
     ///
     /// - throws: A ``DatabaseError`` if the table does not exist, or is
-    ///   a view.
+    ///   a view without primary key.
     public func primaryKey(_ tableName: String, in schemaName: String? = nil) throws -> PrimaryKeyInfo {
-        try cachedSchemaInfo(\.primaryKeys, tableName, schemaName) {
+        if let primaryKey = try primaryKeyIfAny(tableName, in: schemaName) {
+            return primaryKey
+        }
+        throw DatabaseError(message: "database view \(tableName) has no primary key")
+    }
+
+    /// The primary key of a table or view, nil for a view without one.
+    ///
+    /// - throws: A ``DatabaseError`` if no such table or view exists.
+    func primaryKeyIfAny(_ tableName: String, in schemaName: String? = nil) throws -> PrimaryKeyInfo? {
+        try cachedSchemaInfo(\.primaryKeys, tableName, schemaName) { () -> PrimaryKeyInfo? in
             guard try tableExists(tableName, in: schemaName) else {
-                if try viewExists(tableName, in: schemaName) {
-                    throw DatabaseError(message: "database view \(tableName) has no primary key")
+                guard let viewSchema = try schemaContaining(type: "view", name: tableName, in: schemaName) else {
+                    throw DatabaseError.noSuchTable(tableName)
                 }
-                throw DatabaseError.noSuchTable(tableName)
+                let view = DatabaseObjectID(name: tableName, schemaID: DatabaseSchemaID(name: viewSchema))
+                guard let columns = try schemaSource?.columnsForPrimaryKey(self, inView: view), !columns.isEmpty else {
+                    return nil
+                }
+                return try viewPrimaryKey(view, columns: columns)
             }
             let columns = try self.columns(in: tableName, in: schemaName)
                 .filter { $0.primaryKeyIndex > 0 }
@@ -86,6 +102,18 @@ extension Database {
         }
     }
 
+    /// The primary key a schema source gives to a view.
+    private func viewPrimaryKey(_ view: DatabaseObjectID, columns: [String]) throws -> PrimaryKeyInfo {
+        let viewColumns = try self.columns(in: view.name, in: view.schemaID.name)
+        let keyColumns = try columns.enumerated().map { index, name in
+            guard let column = viewColumns.first(where: { CaseInsensitiveIdentifier($0.name) == CaseInsensitiveIdentifier(name) }) else {
+                throw DatabaseError(message: "no such column in view \(view.name): \(name) (given by the schema source as a primary key column)")
+            }
+            return column.withPrimaryKeyIndex(index + 1)
+        }
+        return .regular(keyColumns, tableHasRowID: false)
+    }
+
     /// Whether the table is not a WITHOUT ROWID table.
     private func tableHasRowID(_ tableName: String, in schemaName: String?) throws -> Bool {
         let rows = try Row.fetchAll(self, sql: "PRAGMA \(schemaPrefix(schemaName))table_list(\(tableName.quotedDatabaseIdentifier))")
@@ -99,6 +127,7 @@ extension Database {
     /// - throws: A ``DatabaseError`` if the table does not exist.
     public func foreignKeys(on tableName: String, in schemaName: String? = nil) throws -> [ForeignKeyInfo] {
         try cachedSchemaInfo(\.foreignKeys, tableName, schemaName) {
+            try checkSchemaExists(schemaName)
             // Rows: id, seq, table, from, to, ...; one row per column.
             let rows = try Row.fetchAll(self, sql: "PRAGMA \(schemaPrefix(schemaName))foreign_key_list(\(tableName.quotedDatabaseIdentifier))")
             if rows.isEmpty, try !tableExists(tableName, in: schemaName) {
@@ -131,6 +160,7 @@ extension Database {
     /// - throws: A ``DatabaseError`` if the table does not exist.
     public func indexes(on tableName: String, in schemaName: String? = nil) throws -> [IndexInfo] {
         try cachedSchemaInfo(\.indexes, tableName, schemaName) {
+            try checkSchemaExists(schemaName)
             let prefix = schemaPrefix(schemaName)
             let rows = try Row.fetchAll(self, sql: "PRAGMA \(prefix)index_list(\(tableName.quotedDatabaseIdentifier))")
             if rows.isEmpty, try !tableExists(tableName, in: schemaName) {
@@ -161,15 +191,23 @@ extension Database {
     /// try db.table("t", hasUniqueKey: ["b", "a"])  // true
     /// try db.table("t", hasUniqueKey: ["a", "c"])  // false
     /// ```
+    ///
+    /// A view has no unique key, unless the schema source gives it a
+    /// primary key.
     public func table(_ tableName: String, hasUniqueKey columns: some Collection<String>) throws -> Bool {
         let columns = Set(columns.map(CaseInsensitiveIdentifier.init))
         if columns.isEmpty { return false }
-        let primaryKey = try self.primaryKey(tableName)
+        guard let primaryKey = try primaryKeyIfAny(tableName) else {
+            return false // a view without primary key
+        }
         if primaryKey.tableHasRowID && columns.contains(CaseInsensitiveIdentifier("rowid")) {
             return true
         }
         if Set(primaryKey.columns.map(CaseInsensitiveIdentifier.init)).isSubset(of: columns) {
             return true
+        }
+        guard try tableExists(tableName) else {
+            return false // a view has no index
         }
         return try indexes(on: tableName).contains { index in
             index.isUnique && Set(index.columns.map(CaseInsensitiveIdentifier.init)).isSubset(of: columns)
@@ -255,20 +293,32 @@ extension Database {
     /// Whether an object of the type (`table`, `view`, `trigger`, `index`)
     /// exists in a schema (in any if nil).
     private func objectExists(type: String, name: String, in schemaName: String?) throws -> Bool {
-        let schemaNames = try schemaNames()
-        let searched: [String]
-        if let schemaName {
-            guard let match = schemaNames.first(where: CaseInsensitiveIdentifier(schemaName).matches) else {
-                throw DatabaseError(message: "no such schema: \(schemaName)")
-            }
-            searched = [match]
-        } else {
-            searched = schemaNames
-        }
+        try schemaContaining(type: type, name: name, in: schemaName) != nil
+    }
+
+    /// The first schema, in SQLite's resolution order, that contains an
+    /// object of the type (`table`, `view`, `trigger`, `index`); only
+    /// `schemaName` if it is not nil.
+    private func schemaContaining(type: String, name: String, in schemaName: String?) throws -> String? {
+        let searched = try schemaName.map { try [existingSchemaName($0)] } ?? schemaNames()
         let object = SchemaCache.SchemaObject(type: type, name: CaseInsensitiveIdentifier(name))
-        return try searched.contains { schemaName in
+        return try searched.first { schemaName in
             try schemaObjects(schemaName).contains(object)
         }
+    }
+
+    /// Throws "no such schema" unless the schema is nil or exists.
+    private func checkSchemaExists(_ schemaName: String?) throws {
+        if let schemaName { _ = try existingSchemaName(schemaName) }
+    }
+
+    /// The name of an existing schema, as `schemaNames()` spells it, or
+    /// a "no such schema" error.
+    private func existingSchemaName(_ schemaName: String) throws -> String {
+        guard let match = try schemaNames().first(where: CaseInsensitiveIdentifier(schemaName).matches) else {
+            throw DatabaseError(message: "no such schema: \(schemaName)")
+        }
+        return match
     }
 
     /// The objects of a schema, from its `sqlite_master` table.

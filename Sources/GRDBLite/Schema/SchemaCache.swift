@@ -16,7 +16,8 @@ final class SchemaCache: SchemaDependentCache {
     }
 
     var columns: [TableKey: [ColumnInfo]] = [:]
-    var primaryKeys: [TableKey: PrimaryKeyInfo] = [:]
+    /// Nil for a view without primary key.
+    var primaryKeys: [TableKey: PrimaryKeyInfo?] = [:]
     var foreignKeys: [TableKey: [ForeignKeyInfo]] = [:]
     var indexes: [TableKey: [IndexInfo]] = [:]
     /// The schemas that hold tables, temp first since it shadows the others.

@@ -156,8 +156,8 @@ import GRDBLite
                        swiftLocalizedCapitalizedString('hello'), swiftLocalizedLowercaseString('A'), swiftLocalizedUppercaseString('a'),
                        swiftUppercaseString(1)
                 """))
-            #expect(Array(row.databaseValues) == ["Hello World".databaseValue, "éa".databaseValue, "ÉA".databaseValue,
-                                                  "Hello".databaseValue, "a".databaseValue, "A".databaseValue, .null])
+            let expected: [String?] = ["Hello World", "éa", "ÉA", "Hello", "a", "A", nil]
+            #expect(Array(row.databaseValues) == expected.map(\.databaseValue))
             #expect(DatabaseFunction.uppercase.name == "swiftUppercaseString")
         }
     }

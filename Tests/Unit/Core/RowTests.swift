@@ -168,6 +168,22 @@ import GRDBLite
         #expect(anyRow?["b"] as String? == "x")
         #expect(Row([1: 1] as [AnyHashable: Any]) == nil)
         #expect(Row(["a": NSObject()] as [AnyHashable: Any]) == nil)
+        #expect(Row([NSNumber(value: 1): "bar"] as [AnyHashable: Any]) == nil)
+    }
+
+    /// Foundation objects are database values.
+    @Test func dictionaryOfFoundationObjects() throws {
+        let dictionary: [AnyHashable: Any] = [
+            "a": NSString(string: "foo"), "b": NSNumber(value: 1), "c": NSNull(),
+            "d": NSDate(timeIntervalSince1970: 1_443_642_439), "e": NSData(data: Data("foo".utf8)),
+        ]
+        let row = try #require(Row(dictionary))
+        #expect(row.count == 5)
+        #expect(row["a"] as String == "foo")
+        #expect(row["b"] as Int == 1)
+        #expect((row["c"] as DatabaseValue).isNull)
+        #expect(row["d"] as String == "2015-09-30 19:47:19.000")
+        #expect(row["e"] as Data == Data("foo".utf8))
     }
 
     @Test func literalsKeepTheirOrder() {

@@ -194,6 +194,41 @@ import GRDBLite
         }
     }
 
+    @Test func viewsHaveNoUniqueKeyWithoutSchemaSource() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.inDatabase { db in
+            try db.execute(sql: """
+                CREATE TABLE t (id INTEGER PRIMARY KEY, a UNIQUE);
+                CREATE VIEW v AS SELECT * FROM t;
+                """)
+            #expect(try !db.table("v", hasUniqueKey: ["id"]))
+            #expect(try !db.table("v", hasUniqueKey: ["a"]))
+            #expect(try !db.table("v", hasUniqueKey: ["rowid"]))
+            #expect(throws: DatabaseError.self) { try db.table("missing", hasUniqueKey: ["id"]) }
+        }
+    }
+
+    @Test func unknownSchemas() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.inDatabase { db in
+            try db.execute(sql: "CREATE TABLE t (id INTEGER PRIMARY KEY, parentId REFERENCES t)")
+            let calls: [(Database) throws -> Void] = [
+                { _ = try $0.columns(in: "t", in: "invalid") },
+                { _ = try $0.primaryKey("t", in: "invalid") },
+                { _ = try $0.foreignKeys(on: "t", in: "invalid") },
+                { _ = try $0.indexes(on: "t", in: "invalid") },
+                { _ = try $0.viewExists("t", in: "invalid") },
+            ]
+            for call in calls {
+                let error = #expect(throws: DatabaseError.self) { try call(db) }
+                #expect(error?.resultCode == .SQLITE_ERROR)
+                #expect(error?.message == "no such schema: invalid")
+            }
+            // Schema names are case-insensitive.
+            #expect(try db.columns(in: "t", in: "MAIN").map(\.name) == ["id", "parentId"])
+        }
+    }
+
     @Test func foreignKeyViolations() throws {
         let dbQueue = try DatabaseQueue()
         try dbQueue.inDatabase { db in

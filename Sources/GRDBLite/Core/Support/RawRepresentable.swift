@@ -31,3 +31,35 @@ extension StatementColumnConvertible where Self: RawRepresentable, Self.RawValue
         RawValue.fromStatement(sqliteStatement, atUncheckedIndex: index).flatMap(Self.init(rawValue:))
     }
 }
+
+// A generic wrapper can get its SQL powers from its raw value, one protocol
+// at a time, as in GRDB:
+//
+//     struct Wrapper<RawValue>: RawRepresentable { var rawValue: RawValue }
+//     extension Wrapper: SQLExpressible where RawValue: SQLExpressible { }
+//     extension Wrapper: StatementBinding where RawValue: StatementBinding { }
+//     extension Wrapper: DatabaseValueConvertible where RawValue: DatabaseValueConvertible { }
+
+extension SQLExpressible where Self: RawRepresentable, Self.RawValue: SQLExpressible {
+    public var sqlExpression: SQLExpression {
+        rawValue.sqlExpression
+    }
+}
+
+extension StatementBinding where Self: RawRepresentable, Self.RawValue: StatementBinding {
+    public func bind(to sqliteStatement: SQLiteStatement, at index: CInt) -> CInt {
+        rawValue.bind(to: sqliteStatement, at: index)
+    }
+}
+
+extension SQLSelectable where Self: RawRepresentable, Self.RawValue: SQLSelectable {
+    public var sqlSelection: SQLSelection {
+        rawValue.sqlSelection
+    }
+}
+
+extension SQLOrderingTerm where Self: RawRepresentable, Self.RawValue: SQLOrderingTerm {
+    public var sqlOrdering: SQLOrdering {
+        rawValue.sqlOrdering
+    }
+}

@@ -259,8 +259,9 @@ extension QueryInterfaceRequest {
     /// ```
     @discardableResult
     public func deleteAll(_ db: Database) throws -> Int {
-        try SQLQueryGenerator(relation: relation).makeDeleteStatement(db).execute()
-        return db.changesCount
+        try db.changesCount(writing: relation.source.tableName) {
+            try SQLQueryGenerator(relation: relation).makeDeleteStatement(db).execute()
+        }
     }
 
     /// Updates the rows of the request; returns the number of updated rows.
@@ -282,8 +283,7 @@ extension QueryInterfaceRequest {
         let conflictResolution = conflictResolution ?? defaultConflictResolutionForUpdate
         guard let statement = try SQLQueryGenerator(relation: relation).makeUpdateStatement(
             db, conflictResolution: conflictResolution, assignments: assignments) else { return 0 }
-        try statement.execute()
-        return db.changesCount
+        return try db.changesCount(writing: relation.source.tableName) { try statement.execute() }
     }
 
     /// Updates the rows of the request; returns the number of updated rows.

@@ -2,18 +2,19 @@ import Foundation
 import Testing
 @testable import GRDBLite
 
+// Typed lists: an array literal of `<literal>.databaseValue` elements is too
+// much for the type checker (each literal could be any convertible type).
+private let integers: [Int64] = [0, 42, -1, .max, .min]
+private let doubles: [Double] = [1.5, -0.25, 1e20, .leastNonzeroMagnitude, .greatestFiniteMagnitude, 3.0]
+private let strings: [String] = ["", "O'Brien", "''", "é🎉", "a\0b", "--comment"]
+private let blobs: [Data] = [Data(), Data([0, 1, 0xAB, 0xFF])]
+private let literalValues: [DatabaseValue] =
+    [.null] + integers.map(\.databaseValue) + doubles.map(\.databaseValue)
+    + strings.map(\.databaseValue) + blobs.map(\.databaseValue)
+
 /// Values written into schema SQL as literals read back as the same values.
 @Suite struct SQLLiteralValuesTests {
-    @Test(arguments: [
-        DatabaseValue.null,
-        0.databaseValue, 42.databaseValue, (-1).databaseValue,
-        Int64.max.databaseValue, Int64.min.databaseValue,
-        1.5.databaseValue, (-0.25).databaseValue, 1e20.databaseValue, Double.leastNonzeroMagnitude.databaseValue,
-        Double.greatestFiniteMagnitude.databaseValue, 3.0.databaseValue,
-        "".databaseValue, "O'Brien".databaseValue, "''".databaseValue, "é🎉".databaseValue,
-        "a\0b".databaseValue, "--comment".databaseValue,
-        Data().databaseValue, Data([0, 1, 0xAB, 0xFF]).databaseValue,
-    ])
+    @Test(arguments: literalValues)
     func literalReadsBackAsTheSameValue(_ value: DatabaseValue) throws {
         let dbQueue = try DatabaseQueue()
         let (readBack, type) = try dbQueue.read { db in

@@ -84,3 +84,14 @@ extension Date: DatabaseValueConvertible, StatementColumnConvertible {
         }
     }
 }
+
+// NSDate is stored and read as `Date`.
+extension NSDate: DatabaseValueConvertible {
+    public var databaseValue: DatabaseValue {
+        (self as Date).databaseValue
+    }
+
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Self? {
+        Date.fromDatabaseValue(dbValue).map { self.init(timeIntervalSinceReferenceDate: $0.timeIntervalSinceReferenceDate) }
+    }
+}

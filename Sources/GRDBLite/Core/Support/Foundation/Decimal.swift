@@ -1,7 +1,8 @@
 import Foundation
 
 // Decimals are stored as text ("12.5"), so that no digit is lost. They are
-// read from text, integers and reals.
+// read from integers, reals, and text that is a number in its entirety
+// ("12.5", "-1e-3"; not "12 apples", which Foundation would read as 12).
 extension Decimal: DatabaseValueConvertible {
     public var databaseValue: DatabaseValue {
         description.databaseValue
@@ -11,8 +12,33 @@ extension Decimal: DatabaseValueConvertible {
         switch dbValue.storage {
         case .int64(let value): Decimal(value)
         case .double(let value): value.isFinite ? Decimal(value) : nil
-        case .string(let string): Decimal(string: string, locale: Locale(identifier: "en_US_POSIX"))
+        case .string(let string): Decimal(numberText: string)
         default: nil
         }
+    }
+
+    /// Parses `[+-]digits[.digits][(e|E)[+-]digits]` (digits on at least
+    /// one side of the point), nothing before or after.
+    init?(numberText text: String) {
+        var scalars = Substring(text).unicodeScalars[...]
+        func skipDigits() -> Int {
+            let count = scalars.prefix { ("0"..."9").contains($0) }.count
+            scalars = scalars.dropFirst(count)
+            return count
+        }
+        if scalars.first == "+" || scalars.first == "-" { scalars = scalars.dropFirst() }
+        var digits = skipDigits()
+        if scalars.first == "." {
+            scalars = scalars.dropFirst()
+            digits += skipDigits()
+        }
+        guard digits > 0 else { return nil }
+        if scalars.first == "e" || scalars.first == "E" {
+            scalars = scalars.dropFirst()
+            if scalars.first == "+" || scalars.first == "-" { scalars = scalars.dropFirst() }
+            guard skipDigits() > 0 else { return nil }
+        }
+        guard scalars.isEmpty else { return nil }
+        self.init(string: text, locale: Locale(identifier: "en_US_POSIX"))
     }
 }

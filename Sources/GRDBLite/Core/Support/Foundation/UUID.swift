@@ -38,3 +38,15 @@ extension UUID: DatabaseValueConvertible, StatementColumnConvertible {
         }
     }
 }
+
+// NSUUID is stored and read as `UUID`.
+extension NSUUID: DatabaseValueConvertible {
+    public var databaseValue: DatabaseValue {
+        (self as UUID).databaseValue
+    }
+
+    /// An NSUUID (not a subclass, which gives nil).
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Self? {
+        UUID.fromDatabaseValue(dbValue).flatMap { ($0 as NSUUID) as? Self }
+    }
+}

@@ -150,4 +150,18 @@ import GRDBLite
             #expect(try String.fetchOne(db, sql: "SELECT datetime(?)", arguments: [date]) == text)
         }
     }
+
+    @Test func nsdatesAreStoredAsDates() throws {
+        let date = NSDate(timeIntervalSince1970: 1_443_642_439.25)
+        #expect(date.databaseValue == "2015-09-30 19:47:19.250".databaseValue)
+        #expect(NSDate.fromDatabaseValue("2015-09-30 19:47:19.250".databaseValue) == date)
+        #expect(NSDate.fromDatabaseValue(1_443_642_439.25.databaseValue) == date)
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { db throws in
+            #expect(try NSDate.fetchOne(db, sql: "SELECT ?", arguments: [date]) == date)
+        }
+        for invalid: DatabaseValue in [.null, "foo".databaseValue, "01:02".databaseValue, Data().databaseValue] {
+            #expect(NSDate.fromDatabaseValue(invalid) == nil)
+        }
+    }
 }

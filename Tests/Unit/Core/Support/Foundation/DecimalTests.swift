@@ -36,4 +36,19 @@ import GRDBLite
             #expect(Decimal.fromDatabaseValue("".databaseValue) == nil)
         }
     }
+
+    /// Foundation reads the number at the start of a text; GRDBLite needs
+    /// the whole text to be a number.
+    @Test(arguments: ["12 apples", "12abc", " 12", "12 ", "1.2.3", ".", "-", "1e", "1e+", "e5", "+-1", "١٢"])
+    func textThatIsNotEntirelyANumberIsNotADecimal(text: String) {
+        #expect(Decimal.fromDatabaseValue(text.databaseValue) == nil)
+    }
+
+    @Test(arguments: [
+        ("12", "12"), ("+12", "12"), ("-0.25", "-0.25"), (".5", "0.5"), ("5.", "5"), ("1e3", "1000"),
+        ("1.5E-2", "0.015"), ("18446744073709551615", "18446744073709551615"),
+    ])
+    func numberTexts(text: String, expected: String) {
+        #expect(Decimal.fromDatabaseValue(text.databaseValue)?.description == expected)
+    }
 }

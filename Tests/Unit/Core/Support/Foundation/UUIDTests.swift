@@ -40,4 +40,21 @@ import GRDBLite
             #expect(try UUID.fetchOne(db, sql: "SELECT NULL") == nil)
         }
     }
+
+    @Test func nsuuidsAreStoredAsUUIDs() throws {
+        let nsuuid = Self.uuid as NSUUID
+        #expect(nsuuid.databaseValue == Self.uuid.databaseValue)
+        #expect(NSUUID.fromDatabaseValue(Self.uuid.databaseValue) == nsuuid)
+        #expect(NSUUID.fromDatabaseValue(Self.uuid.uuidString.lowercased().databaseValue) == nsuuid)
+        #expect(NSUUID.fromDatabaseValue(Data("abcdefghijklmnop".utf8).databaseValue)?.uuidString
+            == "61626364-6566-6768-696A-6B6C6D6E6F70")
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { db throws in
+            #expect(try NSUUID.fetchOne(db, sql: "SELECT ?", arguments: [nsuuid]) == nsuuid)
+            #expect(try Optional<NSUUID>.fetchAll(db, sql: "SELECT NULL") == [nil])
+        }
+        for invalid: DatabaseValue in [.null, 1.databaseValue, "foo".databaseValue, Data(count: 15).databaseValue] {
+            #expect(NSUUID.fromDatabaseValue(invalid) == nil)
+        }
+    }
 }
