@@ -8,14 +8,12 @@ extension Row {
     /// ```
     public struct ScopesView: Collection {
         let row: Row
-        let layouts: [String: ScopeLayout]
         /// The scope names, sorted.
         public let names: [String]
 
-        init(row: Row, layouts: [String: ScopeLayout]) {
+        init(row: Row) {
             self.row = row
-            self.layouts = layouts
-            self.names = layouts.keys.sorted()
+            self.names = row.scopeNames.sorted()
         }
 
         public var startIndex: Int { 0 }
@@ -25,18 +23,38 @@ extension Row {
         /// The (name, row) pair at `position`.
         public subscript(position: Int) -> (name: String, row: Row) {
             let name = names[position]
-            return (name, row.scoped(layouts[name]!))
+            return (name, row.scope(named: name)!)
         }
 
         /// The scope named `name`, or nil.
         public subscript(_ name: String) -> Row? {
-            layouts[name].map(row.scoped)
+            row.scope(named: name)
         }
     }
 
     /// The scopes of the row, by name (direct children only).
     public var scopes: ScopesView {
-        ScopesView(row: self, layouts: scopeLayouts)
+        ScopesView(row: self)
+    }
+
+    /// Whether the row has scopes.
+    var hasScopes: Bool {
+        if let adaptation { return !adaptation.scopes.isEmpty }
+        return !scopeLayouts.isEmpty
+    }
+
+    /// The names of the row's scopes, in no particular order.
+    var scopeNames: [String] {
+        if let adaptation { return Array(adaptation.scopes.keys) }
+        return Array(scopeLayouts.keys)
+    }
+
+    /// The scope named `name`, or nil.
+    func scope(named name: String) -> Row? {
+        if let adaptation {
+            return adaptation.scopes[name].map(adaptation.base.adapted(by:))
+        }
+        return scopeLayouts[name].map(scoped)
     }
 
     /// Looks for scopes at any depth, breadth-first.
@@ -74,7 +92,10 @@ extension Row {
 
     /// The row without its scopes and prefetched rows.
     public var unscoped: Row {
-        if scopeLayouts.isEmpty && prefetchedRows.isEmpty { return self }
+        if !hasScopes && prefetchedRows.isEmpty { return self }
+        if let adaptation {
+            return Row(adaptation: RowAdaptation(base: adaptation.base, columns: adaptation.columns, scopes: [:]))
+        }
         if let statement {
             return Row(statement: statement, offset: offset, count: count)
         }

@@ -74,13 +74,13 @@ struct SQLQueryGenerator: SQLSubqueryGenerator {
         return statement
     }
 
-    /// Where the columns of joined associations are in fetched rows: nil
-    /// when no joined association selects columns.
-    func rowLayout(_ db: Database) throws -> RowLayout? {
+    /// The adapter that tells where the columns of joined associations are
+    /// in fetched rows: nil when no joined association selects columns.
+    func rowAdapter(_ db: Database) throws -> (any RowAdapter)? {
         let root = QualifiedRelation(relation)
         let layout = try root.layout(db, start: 0)
         if layout.scopes.isEmpty { return nil }
-        return RowLayout(baseCount: layout.count, scopes: layout.scopes)
+        return SliceRowAdapter(count: layout.count, scopes: layout.scopes)
     }
 
     /// Whether the request returns at most one row: it filters on a unique
@@ -219,14 +219,6 @@ struct SQLQueryGenerator: SQLSubqueryGenerator {
         context.append(offset.databaseValue)
         return " LIMIT ? OFFSET ?"
     }
-}
-
-/// Where the columns of joined associations are in the rows of a request:
-/// the relation's own columns come first, then each association's.
-struct RowLayout {
-    /// The number of columns of the relation's table.
-    var baseCount: Int
-    var scopes: [String: Row.ScopeLayout]
 }
 
 // MARK: - QualifiedRelation

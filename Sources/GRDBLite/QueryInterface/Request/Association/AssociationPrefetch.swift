@@ -19,7 +19,7 @@ extension SQLRelation {
         let generator = SQLQueryGenerator(relation: self, forSingleResult: singleResult)
         var preparedRequest = try PreparedRequest(
             statement: generator.makeStatement(db, cached: cached),
-            rowLayout: joinedChildren.isEmpty ? nil : generator.rowLayout(db))
+            adapter: joinedChildren.isEmpty ? nil : generator.rowAdapter(db))
         if !prefetchedChildren.isEmpty {
             preparedRequest.supplementaryFetch = { db, rows in try prefetch(db, into: rows) }
         }
