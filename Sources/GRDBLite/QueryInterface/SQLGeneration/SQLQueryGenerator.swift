@@ -310,10 +310,6 @@ private struct QualifiedJoin {
     let relation: QualifiedRelation
 
     init(_ child: SQLRelation.Child) {
-        precondition(
-            child.relation.prefetchedChildren.isEmpty,
-            "Not implemented: including(all:) inside an association joined with including(required:), "
-                + "including(optional:), joining(required:) or joining(optional:)")
         key = child.key
         isRequired = child.kind == .oneRequired
         condition = child.condition
