@@ -96,17 +96,19 @@ extension DatabaseValueConvertible {
     public static func fetchCursor(
         _ db: Database,
         sql: String,
-        arguments: StatementArguments = StatementArguments()) throws -> DatabaseValueCursor<Self>
+        arguments: StatementArguments = StatementArguments(),
+        adapter: (any RowAdapter)? = nil) throws -> DatabaseValueCursor<Self>
     {
-        try fetchCursor(db.makeStatement(sql: sql), arguments: arguments)
+        try fetchCursor(db.makeStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 
     /// A cursor over the values of the leftmost column.
     public static func fetchCursor(
         _ statement: Statement,
-        arguments: StatementArguments? = nil) throws -> DatabaseValueCursor<Self>
+        arguments: StatementArguments? = nil,
+        adapter: (any RowAdapter)? = nil) throws -> DatabaseValueCursor<Self>
     {
-        try DatabaseValueCursor(statement: statement, arguments: arguments)
+        try DatabaseValueCursor(statement: statement, arguments: arguments, adapter: adapter)
     }
 
     /// An array of the values of the leftmost column.
@@ -117,14 +119,15 @@ extension DatabaseValueConvertible {
     public static func fetchAll(
         _ db: Database,
         sql: String,
-        arguments: StatementArguments = StatementArguments()) throws -> [Self]
+        arguments: StatementArguments = StatementArguments(),
+        adapter: (any RowAdapter)? = nil) throws -> [Self]
     {
-        try fetchAll(db.makeStatement(sql: sql), arguments: arguments)
+        try fetchAll(db.makeStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 
     /// An array of the values of the leftmost column.
-    public static func fetchAll(_ statement: Statement, arguments: StatementArguments? = nil) throws -> [Self] {
-        try Array(fetchCursor(statement, arguments: arguments))
+    public static func fetchAll(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> [Self] {
+        try Array(fetchCursor(statement, arguments: arguments, adapter: adapter))
     }
 
     /// The value of the leftmost column of the first row, or nil if there
@@ -136,15 +139,16 @@ extension DatabaseValueConvertible {
     public static func fetchOne(
         _ db: Database,
         sql: String,
-        arguments: StatementArguments = StatementArguments()) throws -> Self?
+        arguments: StatementArguments = StatementArguments(),
+        adapter: (any RowAdapter)? = nil) throws -> Self?
     {
-        try fetchOne(db.makeStatement(sql: sql), arguments: arguments)
+        try fetchOne(db.makeStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 
     /// The value of the leftmost column of the first row, or nil if there
     /// is no row or the value is NULL.
-    public static func fetchOne(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Self? {
-        try Optional<Self>.fetchCursor(statement, arguments: arguments)._fetchFirst { $0 } ?? nil
+    public static func fetchOne(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> Self? {
+        try Optional<Self>.fetchCursor(statement, arguments: arguments, adapter: adapter)._fetchFirst { $0 } ?? nil
     }
 }
 
@@ -153,14 +157,15 @@ extension DatabaseValueConvertible where Self: Hashable {
     public static func fetchSet(
         _ db: Database,
         sql: String,
-        arguments: StatementArguments = StatementArguments()) throws -> Set<Self>
+        arguments: StatementArguments = StatementArguments(),
+        adapter: (any RowAdapter)? = nil) throws -> Set<Self>
     {
-        try fetchSet(db.makeStatement(sql: sql), arguments: arguments)
+        try fetchSet(db.makeStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 
     /// A set of the values of the leftmost column.
-    public static func fetchSet(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Set<Self> {
-        try Set(fetchCursor(statement, arguments: arguments))
+    public static func fetchSet(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> Set<Self> {
+        try Set(fetchCursor(statement, arguments: arguments, adapter: adapter))
     }
 }
 
@@ -175,11 +180,11 @@ public final class DatabaseValueCursor<Value: DatabaseValueConvertible>: Databas
     @usableFromInline let row: Row
     @usableFromInline let stepper: StatementStepper
 
-    init(statement: Statement, arguments: StatementArguments?) throws {
+    init(statement: Statement, arguments: StatementArguments?, adapter: (any RowAdapter)? = nil) throws {
         self.statement = statement
         self.stepper = StatementStepper(statement)
-        self.row = Row(statement: statement)
-        try checkHasColumn(statement)
+        self.row = try Row.adapted(statement: statement, by: adapter)
+        try checkHasColumn(row, statement)
         try _start(arguments: arguments)
     }
 

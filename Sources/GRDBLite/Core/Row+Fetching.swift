@@ -13,28 +13,30 @@ extension Row {
     public static func fetchCursor(
         _ db: Database,
         sql: String,
-        arguments: StatementArguments = StatementArguments()) throws -> RowCursor
+        arguments: StatementArguments = StatementArguments(),
+        adapter: (any RowAdapter)? = nil) throws -> RowCursor
     {
-        try fetchCursor(db.makeStatement(sql: sql), arguments: arguments)
+        try fetchCursor(db.makeStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 
     /// A cursor over the rows of a prepared statement.
-    public static func fetchCursor(_ statement: Statement, arguments: StatementArguments? = nil) throws -> RowCursor {
-        try RowCursor(statement: statement, arguments: arguments)
+    public static func fetchCursor(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> RowCursor {
+        try RowCursor(statement: statement, arguments: arguments, adapter: adapter)
     }
 
     /// An array of copied rows.
     public static func fetchAll(
         _ db: Database,
         sql: String,
-        arguments: StatementArguments = StatementArguments()) throws -> [Row]
+        arguments: StatementArguments = StatementArguments(),
+        adapter: (any RowAdapter)? = nil) throws -> [Row]
     {
-        try fetchAll(db.makeStatement(sql: sql), arguments: arguments)
+        try fetchAll(db.makeStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 
     /// An array of copied rows.
-    public static func fetchAll(_ statement: Statement, arguments: StatementArguments? = nil) throws -> [Row] {
-        let cursor = try fetchCursor(statement, arguments: arguments)
+    public static func fetchAll(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> [Row] {
+        let cursor = try fetchCursor(statement, arguments: arguments, adapter: adapter)
         var rows: [Row] = []
         while let row = try cursor.next() {
             rows.append(row.copy())
@@ -46,28 +48,30 @@ extension Row {
     public static func fetchSet(
         _ db: Database,
         sql: String,
-        arguments: StatementArguments = StatementArguments()) throws -> Set<Row>
+        arguments: StatementArguments = StatementArguments(),
+        adapter: (any RowAdapter)? = nil) throws -> Set<Row>
     {
-        try Set(fetchAll(db, sql: sql, arguments: arguments))
+        try Set(fetchAll(db, sql: sql, arguments: arguments, adapter: adapter))
     }
 
     /// A set of copied rows.
-    public static func fetchSet(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Set<Row> {
-        try Set(fetchAll(statement, arguments: arguments))
+    public static func fetchSet(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> Set<Row> {
+        try Set(fetchAll(statement, arguments: arguments, adapter: adapter))
     }
 
     /// A copy of the first row, or nil.
     public static func fetchOne(
         _ db: Database,
         sql: String,
-        arguments: StatementArguments = StatementArguments()) throws -> Row?
+        arguments: StatementArguments = StatementArguments(),
+        adapter: (any RowAdapter)? = nil) throws -> Row?
     {
-        try fetchOne(db.makeStatement(sql: sql), arguments: arguments)
+        try fetchOne(db.makeStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 
     /// A copy of the first row, or nil.
-    public static func fetchOne(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Row? {
-        try fetchCursor(statement, arguments: arguments)._fetchFirst { $0.copy() }
+    public static func fetchOne(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> Row? {
+        try fetchCursor(statement, arguments: arguments, adapter: adapter)._fetchFirst { $0.copy() }
     }
 }
 
@@ -83,14 +87,18 @@ public final class RowCursor: DatabaseCursor {
     @usableFromInline let row: Row
     @usableFromInline let stepper: StatementStepper
 
-    /// - parameter row: the row the cursor reads through; by default a
-    ///   plain row of the statement, or one with scopes (requests that
-    ///   join associations).
-    init(statement: Statement, arguments: StatementArguments?, row: Row? = nil) throws {
+    /// - parameter row: the row the cursor reads through: a row of the
+    ///   statement, adapted or not.
+    init(statement: Statement, arguments: StatementArguments?, row: Row) throws {
         self.statement = statement
         self.stepper = StatementStepper(statement)
-        self.row = row ?? Row(statement: statement)
+        self.row = row
         try _start(arguments: arguments)
+    }
+
+    /// A cursor whose rows are adapted by `adapter`, if not nil.
+    convenience init(statement: Statement, arguments: StatementArguments?, adapter: (any RowAdapter)? = nil) throws {
+        try self.init(statement: statement, arguments: arguments, row: Row.adapted(statement: statement, by: adapter))
     }
 
     deinit {

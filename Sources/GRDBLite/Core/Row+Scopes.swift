@@ -8,14 +8,12 @@ extension Row {
     /// ```
     public struct ScopesView: Collection {
         let row: Row
-        let layouts: [String: ScopeLayout]
         /// The scope names, sorted.
         public let names: [String]
 
-        init(row: Row, layouts: [String: ScopeLayout]) {
+        init(row: Row) {
             self.row = row
-            self.layouts = layouts
-            self.names = layouts.keys.sorted()
+            self.names = row.scopeNames.sorted()
         }
 
         public var startIndex: Int { 0 }
@@ -25,18 +23,44 @@ extension Row {
         /// The (name, row) pair at `position`.
         public subscript(position: Int) -> (name: String, row: Row) {
             let name = names[position]
-            return (name, row.scoped(layouts[name]!))
+            return (name, row.scope(named: name)!)
         }
 
         /// The scope named `name`, or nil.
         public subscript(_ name: String) -> Row? {
-            layouts[name].map(row.scoped)
+            row.scope(named: name)
         }
     }
 
     /// The scopes of the row, by name (direct children only).
     public var scopes: ScopesView {
-        ScopesView(row: self, layouts: scopeLayouts)
+        ScopesView(row: self)
+    }
+
+    /// Whether the row has scopes.
+    var hasScopes: Bool {
+        if let adaptation { return !adaptation.scopes.isEmpty }
+        return !scopeLayouts.isEmpty
+    }
+
+    /// The names of the row's scopes, in no particular order.
+    var scopeNames: [String] {
+        if let adaptation { return Array(adaptation.scopes.keys) }
+        return Array(scopeLayouts.keys)
+    }
+
+    /// The scope named `name`, or nil.
+    func scope(named name: String) -> Row? {
+        let scope: Row?
+        if let adaptation {
+            scope = adaptation.scopes[name].map(adaptation.base.adapted(by:))
+        } else {
+            scope = scopeLayouts[name].map(scoped)
+        }
+        if let scope, !prefetchedRows.isEmpty {
+            scope.prefetchedRows = prefetchedRows.nested(name)
+        }
+        return scope
     }
 
     /// Looks for scopes at any depth, breadth-first.
@@ -74,7 +98,10 @@ extension Row {
 
     /// The row without its scopes and prefetched rows.
     public var unscoped: Row {
-        if scopeLayouts.isEmpty && prefetchedRows.isEmpty { return self }
+        if !hasScopes && prefetchedRows.isEmpty { return self }
+        if let adaptation {
+            return Row(adaptation: RowAdaptation(base: adaptation.base, columns: adaptation.columns, scopes: [:]))
+        }
         if let statement {
             return Row(statement: statement, offset: offset, count: count)
         }
@@ -94,20 +121,83 @@ extension Row {
         return scoped
     }
 
-    /// The rows of to-many associations, fetched by a second request.
+    /// The rows of to-many associations (`including(all:)`), fetched by
+    /// another request, by association key.
+    ///
+    /// The row of a request also holds the prefetched rows of the
+    /// associations included in its joined associations (its scopes):
+    /// `Book.including(required: Book.author.including(all: Author.awards))`
+    /// gives rows whose `author` scope has prefetched `awards`, which the
+    /// book row finds too.
     public struct PrefetchedRowsView: Equatable {
-        var rows: [String: [Row]] = [:]
+        /// A key of prefetched rows, or of a scope whose row has prefetched
+        /// rows (then `rows` is nil).
+        struct Entry: Equatable {
+            var key: String
+            var rows: [Row]?
+            var nested: PrefetchedRowsView
+        }
+
+        /// In the order of the request's associations.
+        var entries: [Entry] = []
 
         /// Whether there is no prefetched rows.
-        public var isEmpty: Bool { rows.isEmpty }
+        public var isEmpty: Bool { entries.isEmpty }
 
-        /// The association keys.
-        public var keys: Set<String> { Set(rows.keys) }
+        /// The association keys, at any depth.
+        public var keys: Set<String> {
+            var keys: Set<String> = []
+            var fringe = entries
+            while !fringe.isEmpty {
+                let entry = fringe.removeFirst()
+                if entry.rows != nil { keys.insert(entry.key) }
+                fringe += entry.nested.entries
+            }
+            return keys
+        }
 
-        /// The rows prefetched for `key`, or nil.
+        /// The rows prefetched for `key`, or nil. Those of the row come
+        /// first, then those of its scopes, breadth-first.
         public subscript(_ key: String) -> [Row]? {
-            get { rows[key] }
-            set { rows[key] = newValue }
+            get {
+                var fringe = entries
+                while !fringe.isEmpty {
+                    let entry = fringe.removeFirst()
+                    if entry.key == key, let rows = entry.rows { return rows }
+                    fringe += entry.nested.entries
+                }
+                return nil
+            }
+            set {
+                if let newValue {
+                    setRows(newValue, forKeyPath: [key])
+                } else {
+                    entries.removeAll { $0.key == key && $0.rows != nil }
+                }
+            }
+        }
+
+        /// The prefetched rows of the scope named `name`.
+        func nested(_ name: String) -> PrefetchedRowsView {
+            entries.first { $0.key == name && $0.rows == nil }?.nested ?? PrefetchedRowsView()
+        }
+
+        /// Sets the rows of the last key of `keyPath`; the keys before it
+        /// are scopes.
+        mutating func setRows(_ rows: [Row], forKeyPath keyPath: some Collection<String>) {
+            guard let key = keyPath.first else { return }
+            let isLast = keyPath.count == 1
+            let index = entries.firstIndex { $0.key == key && ($0.rows == nil) != isLast }
+                ?? { entries.append(Entry(key: key, rows: nil, nested: .init())); return entries.count - 1 }()
+            if isLast {
+                entries[index].rows = rows
+            } else {
+                entries[index].nested.setRows(rows, forKeyPath: keyPath.dropFirst())
+            }
+        }
+
+        public static func == (lhs: Self, rhs: Self) -> Bool {
+            lhs.entries.count == rhs.entries.count && lhs.entries.allSatisfy(rhs.entries.contains)
         }
     }
 }

@@ -35,13 +35,17 @@ public final class Row {
     let scopeLayouts: [String: ScopeLayout]
     /// Rows fetched by an extra request, for to-many associations.
     public internal(set) var prefetchedRows = PrefetchedRowsView()
+    /// The columns of a row adapted by a ``RowAdapter``, when they are not a
+    /// plain slice of the fetched row; nil for other rows. Such a row has
+    /// neither statement nor stored values: it reads its base row.
+    @usableFromInline let adaptation: RowAdaptation?
     /// What a layer above Core caches in the row (see ``RowCache``).
     /// Unchecked exclusivity: read once per decoded record, by the one
     /// thread that uses the row.
     @usableFromInline @exclusivity(unchecked) var cacheStorage: (any RowCache)?
 
     /// A named slice of a row's columns, relative to the row.
-    struct ScopeLayout {
+    struct ScopeLayout: Sendable {
         var offset: Int
         var count: Int
         var scopes: [String: ScopeLayout] = [:]
@@ -56,6 +60,7 @@ public final class Row {
         self.offset = offset
         self.count = count ?? statement.columnCount
         self.scopeLayouts = scopeLayouts
+        self.adaptation = nil
     }
 
     /// A row that owns its values.
@@ -70,6 +75,20 @@ public final class Row {
         self.count = count ?? values.count
         self.scopeLayouts = scopeLayouts
         self.prefetchedRows = prefetchedRows
+        self.adaptation = nil
+    }
+
+    /// A row that reads the columns of `adaptation` in its base row.
+    init(adaptation: RowAdaptation, prefetchedRows: PrefetchedRowsView = .init()) {
+        self.statement = nil
+        self.sqliteStatement = nil
+        self.storedValues = []
+        self.storedNames = []
+        self.offset = 0
+        self.count = adaptation.columns.count
+        self.scopeLayouts = [:]
+        self.prefetchedRows = prefetchedRows
+        self.adaptation = adaptation
     }
 
     /// An empty row.
@@ -97,11 +116,14 @@ public final class Row {
 
     /// A copy that does not change when a cursor moves on.
     public func copy() -> Row {
+        if let adaptation {
+            return Row(adaptation: adaptation.withBase(adaptation.base.copy()), prefetchedRows: prefetchedRows)
+        }
         guard let statement else { return self }
-        if !scopeLayouts.isEmpty {
-            // The columns of scopes may lie outside of the row's own slice
-            // (the row of a joined request only sees the columns of its
-            // base table): copy all columns of the statement.
+        if offset != 0 || count != statement.columnCount || !scopeLayouts.isEmpty {
+            // A slice of the statement's columns (an adapted row, or the
+            // row of a joined request), whose scopes and unadapted row see
+            // other columns: copy all columns of the statement.
             return Row(
                 values: (0..<statement.columnCount).map {
                     DatabaseValue(sqliteStatement: statement.sqliteStatement, index: CInt($0))
@@ -112,17 +134,14 @@ public final class Row {
                 scopeLayouts: scopeLayouts,
                 prefetchedRows: prefetchedRows)
         }
-        return Row(
-            values: databaseValues,
-            names: columnNames,
-            scopeLayouts: scopeLayouts,
-            prefetchedRows: prefetchedRows)
+        return Row(values: databaseValues, names: columnNames, prefetchedRows: prefetchedRows)
     }
 
     // MARK: - Columns
 
     /// The column names, left to right.
     public var columnNames: [String] {
+        if let adaptation { return adaptation.columns._layoutColumns.map(\.1) }
         if let statement {
             if offset == 0 && count == statement.columnCount { return statement.columnNames }
             return Array(statement.columnNames[offset..<(offset + count)])
@@ -156,6 +175,9 @@ public final class Row {
         if let sqliteStatement {
             return sqlite3_column_type(sqliteStatement, CInt(truncatingIfNeeded: offset &+ index)) == SQLITE_NULL
         }
+        if let adaptation {
+            return adaptation.base.hasNull(atUncheckedIndex: adaptation.columns.baseIndex(index))
+        }
         return storedValues[offset + index].isNull
     }
 
@@ -171,6 +193,7 @@ public final class Row {
 
     @usableFromInline
     func storedIndex(forColumn name: String) -> Int? {
+        if let adaptation { return adaptation.columns._layoutIndex(ofColumn: name) }
         let name = CaseInsensitiveIdentifier(name)
         return storedNames[offset..<(offset + count)].firstIndex { name.matches($0) }.map { $0 - offset }
     }
@@ -179,6 +202,7 @@ public final class Row {
         if let statement {
             return GRDBLite.columnName(statement.sqliteStatement, CInt(truncatingIfNeeded: offset &+ index))
         }
+        if let adaptation { return adaptation.columns.name(index) }
         return storedNames[offset + index]
     }
 
@@ -203,6 +227,7 @@ public final class Row {
         if let sqliteStatement {
             return DatabaseValue(sqliteStatement: sqliteStatement, index: CInt(truncatingIfNeeded: offset &+ index))
         }
+        if let adaptation { return adaptation.value(atUncheckedIndex: index) }
         return storedValues[offset + index]
     }
 
@@ -335,6 +360,9 @@ public final class Row {
     /// cursor moves on. Nil for NULL.
     public func dataNoCopy(atIndex index: Int) -> Data? {
         checkIndex(index)
+        if let adaptation {
+            return adaptation.base.dataNoCopy(atIndex: adaptation.columns.baseIndex(index))
+        }
         guard let sqliteStatement else {
             return Data.fromDatabaseValue(storedValues[offset + index])
         }
@@ -402,7 +430,7 @@ extension Row: Hashable {
             else { return false }
         }
         guard lhs.prefetchedRows == rhs.prefetchedRows else { return false }
-        if lhs.scopeLayouts.isEmpty && rhs.scopeLayouts.isEmpty { return true }
+        if !lhs.hasScopes && !rhs.hasScopes { return true }
         let lhsScopes = lhs.scopes
         let rhsScopes = rhs.scopes
         guard lhsScopes.names == rhsScopes.names else { return false }
@@ -425,10 +453,35 @@ extension Row: CustomStringConvertible, CustomDebugStringConvertible {
             .joined(separator: " ") + "]"
     }
 
-    /// The description, and the scopes and prefetched rows, if any.
+    /// The description, then the unadapted row (``unadapted``), the
+    /// scopes and the prefetched rows, if any:
+    ///
+    /// ```
+    /// ▿ [id:1 name:"Arthur" teamId:2]
+    ///   unadapted: [id:1 name:"Arthur" teamId:2 id:2 name:"Reds"]
+    ///   - team: [id:2 name:"Reds"]
+    ///   + awards: 3 rows
+    /// ```
     public var debugDescription: String {
-        if scopeLayouts.isEmpty && prefetchedRows.isEmpty { return description }
-        return "▿ " + description
+        debugDescription(level: 0)
+    }
+
+    private func debugDescription(level: Int) -> String {
+        let unadapted = level == 0 ? self.unadapted : self
+        if level == 0 && unadapted == self && prefetchedRows.isEmpty { return description }
+        let indent = String(repeating: "  ", count: level + 1)
+        var result = level == 0 ? "▿ " + description : description
+        if unadapted != self {
+            result += "\n" + indent + "unadapted: " + unadapted.description
+        }
+        for (name, scope) in scopes {
+            result += "\n" + indent + "- " + name + ": " + scope.debugDescription(level: level + 1)
+        }
+        for key in prefetchedRows.keys.sorted() {
+            guard let rows = prefetchedRows[key] else { continue }
+            result += "\n" + indent + "+ " + key + ": " + "\(rows.count) row" + (rows.count > 1 ? "s" : "")
+        }
+        return result
     }
 }
 

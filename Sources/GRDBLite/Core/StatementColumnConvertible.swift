@@ -40,31 +40,34 @@ extension DatabaseValueConvertible where Self: StatementColumnConvertible {
     public static func fetchCursor(
         _ db: Database,
         sql: String,
-        arguments: StatementArguments = StatementArguments()) throws -> FastDatabaseValueCursor<Self>
+        arguments: StatementArguments = StatementArguments(),
+        adapter: (any RowAdapter)? = nil) throws -> FastDatabaseValueCursor<Self>
     {
-        try fetchCursor(db.makeStatement(sql: sql), arguments: arguments)
+        try fetchCursor(db.makeStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 
     /// A cursor over the values of the leftmost column.
     public static func fetchCursor(
         _ statement: Statement,
-        arguments: StatementArguments? = nil) throws -> FastDatabaseValueCursor<Self>
+        arguments: StatementArguments? = nil,
+        adapter: (any RowAdapter)? = nil) throws -> FastDatabaseValueCursor<Self>
     {
-        try FastDatabaseValueCursor(statement: statement, arguments: arguments)
+        try FastDatabaseValueCursor(statement: statement, arguments: arguments, adapter: adapter)
     }
 
     /// An array of the values of the leftmost column.
     public static func fetchAll(
         _ db: Database,
         sql: String,
-        arguments: StatementArguments = StatementArguments()) throws -> [Self]
+        arguments: StatementArguments = StatementArguments(),
+        adapter: (any RowAdapter)? = nil) throws -> [Self]
     {
-        try fetchAll(db.makeStatement(sql: sql), arguments: arguments)
+        try fetchAll(db.makeStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 
     /// An array of the values of the leftmost column.
-    public static func fetchAll(_ statement: Statement, arguments: StatementArguments? = nil) throws -> [Self] {
-        try Array(fetchCursor(statement, arguments: arguments))
+    public static func fetchAll(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> [Self] {
+        try Array(fetchCursor(statement, arguments: arguments, adapter: adapter))
     }
 
     /// The value of the leftmost column of the first row, or nil if there
@@ -72,15 +75,16 @@ extension DatabaseValueConvertible where Self: StatementColumnConvertible {
     public static func fetchOne(
         _ db: Database,
         sql: String,
-        arguments: StatementArguments = StatementArguments()) throws -> Self?
+        arguments: StatementArguments = StatementArguments(),
+        adapter: (any RowAdapter)? = nil) throws -> Self?
     {
-        try fetchOne(db.makeStatement(sql: sql), arguments: arguments)
+        try fetchOne(db.makeStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 
     /// The value of the leftmost column of the first row, or nil if there
     /// is no row or the value is NULL.
-    public static func fetchOne(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Self? {
-        try Optional<Self>.fetchCursor(statement, arguments: arguments)._fetchFirst { $0 } ?? nil
+    public static func fetchOne(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> Self? {
+        try Optional<Self>.fetchCursor(statement, arguments: arguments, adapter: adapter)._fetchFirst { $0 } ?? nil
     }
 }
 
@@ -89,14 +93,15 @@ extension DatabaseValueConvertible where Self: StatementColumnConvertible & Hash
     public static func fetchSet(
         _ db: Database,
         sql: String,
-        arguments: StatementArguments = StatementArguments()) throws -> Set<Self>
+        arguments: StatementArguments = StatementArguments(),
+        adapter: (any RowAdapter)? = nil) throws -> Set<Self>
     {
-        try fetchSet(db.makeStatement(sql: sql), arguments: arguments)
+        try fetchSet(db.makeStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 
     /// A set of the values of the leftmost column.
-    public static func fetchSet(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Set<Self> {
-        try Set(fetchCursor(statement, arguments: arguments))
+    public static func fetchSet(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> Set<Self> {
+        try Set(fetchCursor(statement, arguments: arguments, adapter: adapter))
     }
 }
 
@@ -114,11 +119,11 @@ where Value: DatabaseValueConvertible & StatementColumnConvertible
     @usableFromInline let row: Row
     @usableFromInline let stepper: StatementStepper
 
-    init(statement: Statement, arguments: StatementArguments?) throws {
+    init(statement: Statement, arguments: StatementArguments?, adapter: (any RowAdapter)? = nil) throws {
         self.statement = statement
         self.stepper = StatementStepper(statement)
-        self.row = Row(statement: statement)
-        try checkHasColumn(statement)
+        self.row = try Row.adapted(statement: statement, by: adapter)
+        try checkHasColumn(row, statement)
         try _start(arguments: arguments)
     }
 
@@ -138,13 +143,15 @@ where Value: DatabaseValueConvertible & StatementColumnConvertible
 @available(*, unavailable)
 extension FastDatabaseValueCursor: Sendable { }
 
-/// Value cursors read the leftmost column: a statement without columns
-/// is an error.
-func checkHasColumn(_ statement: Statement) throws {
-    if statement.columnCount == 0 {
+/// Value cursors read the leftmost column of their row: a row without
+/// columns is an error.
+func checkHasColumn(_ row: Row, _ statement: Statement) throws {
+    if row.isEmpty {
         throw DatabaseError(
             resultCode: .SQLITE_MISUSE,
-            message: "statement returns no column: values can't be fetched from it",
+            message: statement.columnCount == 0
+                ? "statement returns no column: values can't be fetched from it"
+                : "the row adapter selects no column: values can't be fetched",
             sql: statement.sql)
     }
 }

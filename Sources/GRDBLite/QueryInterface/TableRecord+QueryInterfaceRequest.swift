@@ -14,6 +14,13 @@ extension TableRecord {
         all().none()
     }
 
+    /// The number of columns of `databaseSelection` in the table (`*`
+    /// counts all columns of the table), for row adapters (see
+    /// ``splittingRowAdapters(columnCounts:)``).
+    public static func numberOfSelectedColumns(_ db: Database) throws -> Int {
+        try SQLQueryGenerator(relation: all().relation).makeStatement(db).columnCount
+    }
+
     // MARK: Selection
 
     /// All rows, with the selected columns.

@@ -74,17 +74,19 @@ extension FetchableRecord {
     public static func fetchCursor(
         _ db: Database,
         sql: String,
-        arguments: StatementArguments = StatementArguments()) throws -> RecordCursor<Self>
+        arguments: StatementArguments = StatementArguments(),
+        adapter: (any RowAdapter)? = nil) throws -> RecordCursor<Self>
     {
-        try fetchCursor(db.makeStatement(sql: sql), arguments: arguments)
+        try fetchCursor(db.makeStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 
     /// A cursor over the records of a prepared statement.
     public static func fetchCursor(
         _ statement: Statement,
-        arguments: StatementArguments? = nil) throws -> RecordCursor<Self>
+        arguments: StatementArguments? = nil,
+        adapter: (any RowAdapter)? = nil) throws -> RecordCursor<Self>
     {
-        try RecordCursor(statement: statement, arguments: arguments)
+        try RecordCursor(statement: statement, arguments: arguments, adapter: adapter)
     }
 
     /// An array of the records of a query.
@@ -92,15 +94,16 @@ extension FetchableRecord {
     public static func fetchAll(
         _ db: Database,
         sql: String,
-        arguments: StatementArguments = StatementArguments()) throws -> [Self]
+        arguments: StatementArguments = StatementArguments(),
+        adapter: (any RowAdapter)? = nil) throws -> [Self]
     {
-        try fetchAll(db.makeStatement(sql: sql), arguments: arguments)
+        try fetchAll(db.makeStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 
     /// An array of the records of a prepared statement.
     @inlinable
-    public static func fetchAll(_ statement: Statement, arguments: StatementArguments? = nil) throws -> [Self] {
-        try Array(fetchCursor(statement, arguments: arguments))
+    public static func fetchAll(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> [Self] {
+        try Array(fetchCursor(statement, arguments: arguments, adapter: adapter))
     }
 
     /// The first record of a query, or nil.
@@ -108,15 +111,16 @@ extension FetchableRecord {
     public static func fetchOne(
         _ db: Database,
         sql: String,
-        arguments: StatementArguments = StatementArguments()) throws -> Self?
+        arguments: StatementArguments = StatementArguments(),
+        adapter: (any RowAdapter)? = nil) throws -> Self?
     {
-        try fetchOne(db.makeStatement(sql: sql), arguments: arguments)
+        try fetchOne(db.makeStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 
     /// The first record of a prepared statement, or nil.
     @inlinable
-    public static func fetchOne(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Self? {
-        try fetchCursor(statement, arguments: arguments)._fetchFirst { $0 }
+    public static func fetchOne(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> Self? {
+        try fetchCursor(statement, arguments: arguments, adapter: adapter)._fetchFirst { $0 }
     }
 }
 
@@ -125,14 +129,15 @@ extension FetchableRecord where Self: Hashable {
     public static func fetchSet(
         _ db: Database,
         sql: String,
-        arguments: StatementArguments = StatementArguments()) throws -> Set<Self>
+        arguments: StatementArguments = StatementArguments(),
+        adapter: (any RowAdapter)? = nil) throws -> Set<Self>
     {
-        try fetchSet(db.makeStatement(sql: sql), arguments: arguments)
+        try fetchSet(db.makeStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 
     /// A set of the records of a prepared statement.
-    public static func fetchSet(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Set<Self> {
-        try Set(fetchCursor(statement, arguments: arguments))
+    public static func fetchSet(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> Set<Self> {
+        try Set(fetchCursor(statement, arguments: arguments, adapter: adapter))
     }
 }
 
@@ -148,14 +153,12 @@ public final class RecordCursor<Record: FetchableRecord>: DatabaseCursor {
     @usableFromInline let row: Row
     @usableFromInline let stepper: StatementStepper
 
-    init(statement: Statement, arguments: StatementArguments?) throws {
-        self.statement = statement
-        self.stepper = StatementStepper(statement)
-        self.row = Row(statement: statement)
-        try _start(arguments: arguments)
+    /// A cursor whose rows are adapted by `adapter`, if not nil.
+    convenience init(statement: Statement, arguments: StatementArguments?, adapter: (any RowAdapter)? = nil) throws {
+        try self.init(statement: statement, arguments: arguments, row: Row.adapted(statement: statement, by: adapter))
     }
 
-    /// A cursor whose rows have scopes or prefetched rows (associations).
+    /// A cursor that reads `row`, a row of the statement, adapted or not.
     init(statement: Statement, arguments: StatementArguments?, row: Row) throws {
         self.statement = statement
         self.stepper = StatementStepper(statement)

@@ -483,10 +483,12 @@ extension SQLExpression: SQLSpecificExpressible {
     public var sqlExpression: SQLExpression { self }
 }
 
-/// The right operand of `IN`: a list of expressions or a subquery.
+/// The right operand of `IN`: a list of expressions, a subquery, or a
+/// table (`value IN "cte"`).
 enum SQLCollection: Sendable {
     case array([SQLExpression])
     case subquery(SQLSubquery)
+    case table(String)
 
     /// `value IN collection`; `value = x` for a single element, and false
     /// for an empty list.
@@ -505,7 +507,7 @@ enum SQLCollection: Sendable {
     func qualified(with alias: TableAliasBase) -> SQLCollection {
         switch self {
         case .array(let expressions): .array(expressions.map { $0.qualified(with: alias) })
-        case .subquery: self
+        case .subquery, .table: self
         }
     }
 
@@ -515,6 +517,8 @@ enum SQLCollection: Sendable {
             try "(" + expressions.map { try $0.sql(context) }.joined(separator: ", ") + ")"
         case .subquery(let subquery):
             try "(" + subquery.sql(context) + ")"
+        case .table(let tableName):
+            tableName.quotedDatabaseIdentifier
         }
     }
 }

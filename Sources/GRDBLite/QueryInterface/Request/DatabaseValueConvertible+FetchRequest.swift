@@ -1,31 +1,71 @@
 // Fetching values from requests: the leftmost column of each row.
 
 extension DatabaseValueConvertible {
+    private static func fetchCursor(_ request: PreparedRequest) throws -> DatabaseValueCursor<Self> {
+        try fetchCursor(request.statement, adapter: request.adapter)
+    }
+
+    private static func fetchAll(_ request: PreparedRequest) throws -> [Self] {
+        try fetchAll(request.statement, adapter: request.adapter)
+    }
+
+    private static func fetchOne(_ request: PreparedRequest) throws -> Self? {
+        try fetchOne(request.statement, adapter: request.adapter)
+    }
+}
+
+extension DatabaseValueConvertible where Self: Hashable {
+    private static func fetchSet(_ request: PreparedRequest) throws -> Set<Self> {
+        try fetchSet(request.statement, adapter: request.adapter)
+    }
+}
+
+extension DatabaseValueConvertible where Self: StatementColumnConvertible {
+    private static func fetchCursor(_ request: PreparedRequest) throws -> FastDatabaseValueCursor<Self> {
+        try fetchCursor(request.statement, adapter: request.adapter)
+    }
+
+    private static func fetchAll(_ request: PreparedRequest) throws -> [Self] {
+        try fetchAll(request.statement, adapter: request.adapter)
+    }
+
+    private static func fetchOne(_ request: PreparedRequest) throws -> Self? {
+        try fetchOne(request.statement, adapter: request.adapter)
+    }
+}
+
+extension DatabaseValueConvertible where Self: StatementColumnConvertible & Hashable {
+    private static func fetchSet(_ request: PreparedRequest) throws -> Set<Self> {
+        try fetchSet(request.statement, adapter: request.adapter)
+    }
+}
+
+extension DatabaseValueConvertible {
     /// A cursor over the values of a request.
     ///
     /// ```swift
     /// let names = try String.fetchCursor(db, Player.select(\.name))
     /// ```
     public static func fetchCursor(_ db: Database, _ request: some FetchRequest) throws -> DatabaseValueCursor<Self> {
-        try fetchCursor(request.makePreparedRequest(db, forSingleResult: false).statement)
+        try fetchCursor(request.makePreparedRequest(db, forSingleResult: false))
     }
 
     /// An array of the values of a request.
     public static func fetchAll(_ db: Database, _ request: some FetchRequest) throws -> [Self] {
-        try fetchAll(request.makePreparedRequest(db, forSingleResult: false).statement)
+        try fetchAll(request.makePreparedRequest(db, forSingleResult: false))
     }
 
     /// The value of the first row of a request, or nil if there is no row
     /// or the value is NULL.
     public static func fetchOne(_ db: Database, _ request: some FetchRequest) throws -> Self? {
-        try fetchOne(request.makePreparedRequest(db, forSingleResult: true).statement)
+        try fetchOne(request.makePreparedRequest(db, forSingleResult: true))
     }
 }
 
 extension DatabaseValueConvertible where Self: Hashable {
     /// A set of the values of a request.
     public static func fetchSet(_ db: Database, _ request: some FetchRequest) throws -> Set<Self> {
-        try fetchSet(request.makePreparedRequest(db, forSingleResult: false).statement)
+        try fetchSet(request.makePreparedRequest(db, forSingleResult: false))
     }
 }
 
@@ -60,25 +100,25 @@ extension DatabaseValueConvertible where Self: StatementColumnConvertible {
     /// A cursor over the values of a request, read with the matching
     /// `sqlite3_column_*` call.
     public static func fetchCursor(_ db: Database, _ request: some FetchRequest) throws -> FastDatabaseValueCursor<Self> {
-        try fetchCursor(request.makePreparedRequest(db, forSingleResult: false).statement)
+        try fetchCursor(request.makePreparedRequest(db, forSingleResult: false))
     }
 
     /// An array of the values of a request.
     public static func fetchAll(_ db: Database, _ request: some FetchRequest) throws -> [Self] {
-        try fetchAll(request.makePreparedRequest(db, forSingleResult: false).statement)
+        try fetchAll(request.makePreparedRequest(db, forSingleResult: false))
     }
 
     /// The value of the first row of a request, or nil if there is no row
     /// or the value is NULL.
     public static func fetchOne(_ db: Database, _ request: some FetchRequest) throws -> Self? {
-        try fetchOne(request.makePreparedRequest(db, forSingleResult: true).statement)
+        try fetchOne(request.makePreparedRequest(db, forSingleResult: true))
     }
 }
 
 extension DatabaseValueConvertible where Self: StatementColumnConvertible & Hashable {
     /// A set of the values of a request.
     public static func fetchSet(_ db: Database, _ request: some FetchRequest) throws -> Set<Self> {
-        try fetchSet(request.makePreparedRequest(db, forSingleResult: false).statement)
+        try fetchSet(request.makePreparedRequest(db, forSingleResult: false))
     }
 }
 

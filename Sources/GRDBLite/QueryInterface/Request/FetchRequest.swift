@@ -21,25 +21,26 @@ public protocol FetchRequest<RowDecoder>: SQLSubqueryable, DatabaseRegionConvert
     func fetchCount(_ db: Database) throws -> Int
 }
 
-/// A request ready to run: its prepared statement, with bound arguments.
+/// A request ready to run: its prepared statement, with bound arguments,
+/// and the adapter of its rows.
 ///
-/// Requests that join associations also tell where their columns are in
-/// fetched rows (row scopes), and requests that include to-many
+/// The rows of requests that join associations are adapted: their scopes
+/// see the columns of joined associations. Requests that include to-many
 /// associations (`including(all:)`) fetch them with a second request.
 public struct PreparedRequest {
     /// The prepared statement.
     public var statement: Statement
-    /// Where the columns of joined associations are in fetched rows.
-    var rowLayout: RowLayout?
+    /// The adapter of fetched rows, if any.
+    public var adapter: (any RowAdapter)?
     /// Fetches the associated rows of `including(all:)` into the
     /// `prefetchedRows` of the given rows.
     var supplementaryFetch: ((_ db: Database, _ rows: [Row]) throws -> Void)?
 
-    init(statement: Statement, rowLayout: RowLayout? = nil,
+    init(statement: Statement, adapter: (any RowAdapter)? = nil,
          supplementaryFetch: ((_ db: Database, _ rows: [Row]) throws -> Void)? = nil)
     {
         self.statement = statement
-        self.rowLayout = rowLayout
+        self.adapter = adapter
         self.supplementaryFetch = supplementaryFetch
     }
 }

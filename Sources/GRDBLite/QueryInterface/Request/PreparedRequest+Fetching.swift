@@ -2,11 +2,9 @@
 // associations and the prefetched rows of `including(all:)`.
 
 extension PreparedRequest {
-    /// The row of cursors: the current row of the statement, which sees the
-    /// columns of the request's table, and whose scopes see the columns of
-    /// joined associations.
-    private var scopedRow: Row? {
-        rowLayout.map { Row(statement: statement, count: $0.baseCount, scopeLayouts: $0.scopes) }
+    /// The row of cursors: the current row of the statement, adapted.
+    private func adaptedRow() throws -> Row {
+        try Row.adapted(statement: statement, by: adapter)
     }
 
     private func preconditionNoSupplementaryFetch() {
@@ -22,19 +20,13 @@ extension PreparedRequest {
     }
 
     private func makeRowCursorIgnoringPrefetch() throws -> RowCursor {
-        if let scopedRow {
-            return try RowCursor(statement: statement, arguments: nil, row: scopedRow)
-        }
-        return try RowCursor(statement: statement, arguments: nil)
+        try RowCursor(statement: statement, arguments: nil, row: adaptedRow())
     }
 
     /// A cursor over the records of the request.
     func makeRecordCursor<Record: FetchableRecord>(of type: Record.Type = Record.self) throws -> RecordCursor<Record> {
         preconditionNoSupplementaryFetch()
-        if let scopedRow {
-            return try RecordCursor(statement: statement, arguments: nil, row: scopedRow)
-        }
-        return try RecordCursor(statement: statement, arguments: nil)
+        return try RecordCursor(statement: statement, arguments: nil, row: adaptedRow())
     }
 
     /// Copies of all rows, with their prefetched rows.

@@ -10,11 +10,14 @@
 public struct SQLRequest<RowDecoder>: Sendable {
     /// The SQL and its arguments.
     private(set) var sqlLiteral: SQL
+    /// The adapter of fetched rows (see ``RowAdapter``).
+    public var adapter: (any RowAdapter)?
     /// Whether the statement comes from the statement cache.
     let isCached: Bool
 
-    private init(literal sqlLiteral: SQL, cached: Bool, type: RowDecoder.Type) {
+    private init(literal sqlLiteral: SQL, adapter: (any RowAdapter)?, cached: Bool, type: RowDecoder.Type) {
         self.sqlLiteral = sqlLiteral
+        self.adapter = adapter
         self.isCached = cached
     }
 }
@@ -22,27 +25,38 @@ public struct SQLRequest<RowDecoder>: Sendable {
 extension SQLRequest {
     /// A request from SQL and arguments.
     ///
+    /// - parameter adapter: The adapter of fetched rows, if any.
     /// - parameter cached: Whether the statement is kept in the statement
     ///   cache, for requests that run often.
-    public init(sql: String, arguments: StatementArguments = StatementArguments(), cached: Bool = false) {
-        self.init(literal: SQL(sql: sql, arguments: arguments), cached: cached, type: RowDecoder.self)
+    public init(
+        sql: String,
+        arguments: StatementArguments = StatementArguments(),
+        adapter: (any RowAdapter)? = nil,
+        cached: Bool = false)
+    {
+        self.init(literal: SQL(sql: sql, arguments: arguments), adapter: adapter, cached: cached, type: RowDecoder.self)
     }
 
     /// A request from an SQL literal, whose interpolated values are bound.
-    public init(literal sqlLiteral: SQL, cached: Bool = false) {
-        self.init(literal: sqlLiteral, cached: cached, type: RowDecoder.self)
+    public init(literal sqlLiteral: SQL, adapter: (any RowAdapter)? = nil, cached: Bool = false) {
+        self.init(literal: sqlLiteral, adapter: adapter, cached: cached, type: RowDecoder.self)
     }
 }
 
 extension SQLRequest<Row> {
     /// A request of rows from SQL and arguments.
-    public init(sql: String, arguments: StatementArguments = StatementArguments(), cached: Bool = false) {
-        self.init(literal: SQL(sql: sql, arguments: arguments), cached: cached, type: Row.self)
+    public init(
+        sql: String,
+        arguments: StatementArguments = StatementArguments(),
+        adapter: (any RowAdapter)? = nil,
+        cached: Bool = false)
+    {
+        self.init(literal: SQL(sql: sql, arguments: arguments), adapter: adapter, cached: cached, type: Row.self)
     }
 
     /// A request of rows from an SQL literal.
-    public init(literal sqlLiteral: SQL, cached: Bool = false) {
-        self.init(literal: sqlLiteral, cached: cached, type: Row.self)
+    public init(literal sqlLiteral: SQL, adapter: (any RowAdapter)? = nil, cached: Bool = false) {
+        self.init(literal: sqlLiteral, adapter: adapter, cached: cached, type: Row.self)
     }
 }
 
@@ -60,7 +74,7 @@ extension SQLRequest: FetchRequest {
         let (sql, arguments) = try sqlLiteral.build(db)
         let statement = try isCached ? db.cachedStatement(sql: sql) : db.makeStatement(sql: sql)
         try statement.setArguments(arguments)
-        return PreparedRequest(statement: statement)
+        return PreparedRequest(statement: statement, adapter: adapter)
     }
 }
 

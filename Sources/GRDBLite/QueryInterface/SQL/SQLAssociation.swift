@@ -128,20 +128,66 @@ enum SQLAssociationKey: Sendable {
 
 /// How the rows of two joined tables match: through a foreign key, which
 /// goes from the left table to the right one (`belongsTo`), or from the
-/// right table to the left one (`hasMany`, `hasOne`).
-struct SQLAssociationCondition: Equatable, Sendable {
-    /// The foreign key given by the user, or nil for the one of the schema.
-    var foreignKey: ForeignKey?
-    /// Whether the foreign key belongs to the left table.
-    var originIsLeft: Bool
+/// right table to the left one (`hasMany`, `hasOne`); or, for the
+/// associations of common table expressions, through an expression, or
+/// nothing at all (`JOIN "cte"`).
+struct SQLAssociationCondition: Sendable {
+    enum Impl: Sendable {
+        /// The foreign key given by the user, or nil for the one of the
+        /// schema, and whether it belongs to the left table.
+        case foreignKey(ForeignKey?, originIsLeft: Bool)
+        /// `association(to:on:)`: an expression of the left and right
+        /// tables.
+        case expression(@Sendable (_ left: TableAliasBase, _ right: TableAliasBase) -> SQLExpression)
+        /// `association(to:)`: every row of the right table.
+        case none
+    }
+
+    var impl: Impl
+
+    init(foreignKey: ForeignKey?, originIsLeft: Bool) {
+        impl = .foreignKey(foreignKey, originIsLeft: originIsLeft)
+    }
+
+    init(_ impl: Impl) {
+        self.impl = impl
+    }
 
     /// The same condition, with the left and right tables swapped.
     var reversed: SQLAssociationCondition {
-        SQLAssociationCondition(foreignKey: foreignKey, originIsLeft: !originIsLeft)
+        switch impl {
+        case let .foreignKey(foreignKey, originIsLeft):
+            SQLAssociationCondition(foreignKey: foreignKey, originIsLeft: !originIsLeft)
+        case .expression(let expression):
+            SQLAssociationCondition(.expression { left, right in expression(right, left) })
+        case .none:
+            self
+        }
+    }
+
+    /// The condition of a child that merges two children with the same
+    /// key, or nil if they are incompatible. Two foreign keys must be the
+    /// same; of two expressions, the last one wins, as in GRDB.
+    func merged(with other: SQLAssociationCondition) -> SQLAssociationCondition? {
+        switch (impl, other.impl) {
+        case let (.foreignKey(lhsKey, lhsLeft), .foreignKey(rhsKey, rhsLeft)):
+            lhsKey == rhsKey && lhsLeft == rhsLeft ? self : nil
+        case (.expression, .expression), (.none, .none):
+            other
+        default:
+            nil
+        }
     }
 
     /// The pairs of columns that must be equal: `book.authorId = author.id`.
+    /// Traps for an association without foreign key.
     func joinMapping(_ db: Database, leftTable: String, rightTable: String) throws -> [(left: String, right: String)] {
+        guard case let .foreignKey(foreignKey, originIsLeft) = impl else {
+            fatalError("""
+                The association from \(leftTable) to \(rightTable) has no foreign key: \
+                it can only be joined (including(required:), including(optional:), joining...)
+                """)
+        }
         if originIsLeft {
             return try Self.foreignKeyMapping(db, from: leftTable, to: rightTable, foreignKey: foreignKey)
                 .map { (left: $0.origin, right: $0.destination) }
@@ -151,10 +197,18 @@ struct SQLAssociationCondition: Equatable, Sendable {
         }
     }
 
-    /// The ON condition of a join: `"author"."id" = "book"."authorId"`.
-    func joinExpression(_ db: Database, left: TableAliasBase, right: TableAliasBase) throws -> SQLExpression {
-        let mapping = try joinMapping(db, leftTable: left.tableName, rightTable: right.tableName)
-        return .associative(.and, mapping.map { .compare(.equal, right[$0.right], left[$0.left]) })
+    /// The ON condition of a join: `"author"."id" = "book"."authorId"`, or
+    /// nil for no condition.
+    func joinExpression(_ db: Database, left: TableAliasBase, right: TableAliasBase) throws -> SQLExpression? {
+        switch impl {
+        case .foreignKey:
+            let mapping = try joinMapping(db, leftTable: left.tableName, rightTable: right.tableName)
+            return .associative(.and, mapping.map { .compare(.equal, right[$0.right], left[$0.left]) })
+        case .expression(let expression):
+            return expression(left, right)
+        case .none:
+            return nil
+        }
     }
 
     /// The columns of the foreign key from `originTable` to

@@ -124,6 +124,13 @@ extension SQLRelation {
         }
     }
 
+    /// The common table expressions of the relation and of its joined
+    /// children, at any depth; of two expressions with the same name, the
+    /// one of the deepest, or last, child wins.
+    var allCTEs: [SQLCTE] {
+        joinedChildren.reduce(ctes) { $0.merging($1.relation.allCTEs) }
+    }
+
     /// The joined children, at the first level.
     var joinedChildren: [Child] { children.filter(\.isJoined) }
 
@@ -165,6 +172,7 @@ extension SQLRelation {
         merged.group = other.group ?? group
         merged.having = Self.and(having, other.having)
         merged.limit = other.limit ?? limit
+        merged.ctes = ctes.merging(other.ctes)
 
         for child in other.children {
             if let index = merged.children.firstIndex(where: { $0.key == child.key }) {
@@ -205,8 +213,9 @@ extension SQLRelation.Child {
         for index in association.steps.indices {
             let step = association.steps[index]
             let otherStep = other.association.steps[index]
-            guard step.condition == otherStep.condition,
+            guard let condition = step.condition.merged(with: otherStep.condition),
                   let relation = step.relation.merged(with: otherStep.relation) else { return nil }
+            merged.association.steps[index].condition = condition
             merged.association.steps[index].relation = relation
         }
         return merged

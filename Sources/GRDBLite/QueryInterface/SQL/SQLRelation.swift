@@ -31,6 +31,8 @@ struct SQLRelation: Sendable {
     var limit: SQLLimit?
     /// Joined and prefetched associations, in the order they were added.
     var children: [Child] = []
+    /// The common table expressions of the `WITH` clause.
+    var ctes: [SQLCTE] = []
 
     /// `SELECT <selection> FROM <table>`
     static func all(fromTable tableName: String, selection: @escaping @Sendable (Database) throws -> [SQLSelection]) -> SQLRelation {

@@ -31,6 +31,12 @@ public final class TableAlias<RowDecoder>: TableAliasBase, @unchecked Sendable {
     public init(name: String? = nil, for record: RowDecoder.Type = RowDecoder.self) {
         super.init(name: name)
     }
+
+    /// An alias for the same table as `base`.
+    init(proxyOf base: TableAliasBase) {
+        super.init(name: nil)
+        becomeProxy(of: base)
+    }
 }
 
 extension TableAlias where RowDecoder: TableRecord {

@@ -28,7 +28,8 @@ struct SQLQueryGenerator: SQLSubqueryGenerator {
 
         let selection = try root.selection(db)
         precondition(!selection.isEmpty, "Can't generate SQL with an empty selection")
-        var sql = relation.isDistinct ? "SELECT DISTINCT " : "SELECT "
+        var sql = try relation.allCTEs.withClauseSQL(context)
+        sql += relation.isDistinct ? "SELECT DISTINCT " : "SELECT "
         sql += try selection.map { try $0.sql(context) }.joined(separator: ", ")
         sql += " FROM " + root.tableSQL(context)
         for join in root.joins {
@@ -74,13 +75,13 @@ struct SQLQueryGenerator: SQLSubqueryGenerator {
         return statement
     }
 
-    /// Where the columns of joined associations are in fetched rows: nil
-    /// when no joined association selects columns.
-    func rowLayout(_ db: Database) throws -> RowLayout? {
+    /// The adapter that tells where the columns of joined associations are
+    /// in fetched rows: nil when no joined association selects columns.
+    func rowAdapter(_ db: Database) throws -> (any RowAdapter)? {
         let root = QualifiedRelation(relation)
-        let layout = try root.layout(db, start: 0)
+        let layout = try root.layout(db, start: 0, ctes: relation.allCTEs)
         if layout.scopes.isEmpty { return nil }
-        return RowLayout(baseCount: layout.count, scopes: layout.scopes)
+        return SliceRowAdapter(count: layout.count, scopes: layout.scopes)
     }
 
     /// Whether the request returns at most one row: it filters on a unique
@@ -116,13 +117,15 @@ struct SQLQueryGenerator: SQLSubqueryGenerator {
         precondition(relation.group == nil, "Can't delete a request with a GROUP BY clause")
         if !relation.joinedChildren.isEmpty {
             let context = SQLGenerationContext(db)
-            let sql = try "DELETE FROM " + relation.source.tableName.quotedDatabaseIdentifier
+            let sql = try relation.allCTEs.withClauseSQL(context)
+                + "DELETE FROM " + relation.source.tableName.quotedDatabaseIdentifier
                 + keySubqueryClause(context)
             return try makeStatement(db, sql: sql, context: context)
         }
         let alias = QualifiedRelation(relation).alias
         let context = SQLGenerationContext(db, aliases: [alias])
-        var sql = "DELETE FROM " + tableSQL(context, alias: alias, keyword: " AS ")
+        var sql = try relation.ctes.withClauseSQL(context)
+        sql += "DELETE FROM " + tableSQL(context, alias: alias, keyword: " AS ")
         sql += try whereOrderLimitSQL(context, alias: alias)
         return try makeStatement(db, sql: sql, context: context)
     }
@@ -143,7 +146,8 @@ struct SQLQueryGenerator: SQLSubqueryGenerator {
         // reads under another alias.
         let alias = hasJoins ? TableAliasBase(tableName: relation.source.tableName) : QualifiedRelation(relation).alias
         let context = SQLGenerationContext(db, aliases: [alias])
-        var sql = conflictResolution == .abort ? "UPDATE " : "UPDATE OR \(conflictResolution.rawValue) "
+        var sql = try relation.allCTEs.withClauseSQL(context)
+        sql += conflictResolution == .abort ? "UPDATE " : "UPDATE OR \(conflictResolution.rawValue) "
         sql += tableSQL(context, alias: alias, keyword: " AS ")
         sql += try " SET " + assignments.map { assignment in
             try assignment.columnName.quotedDatabaseIdentifier + " = "
@@ -221,14 +225,6 @@ struct SQLQueryGenerator: SQLSubqueryGenerator {
     }
 }
 
-/// Where the columns of joined associations are in the rows of a request:
-/// the relation's own columns come first, then each association's.
-struct RowLayout {
-    /// The number of columns of the relation's table.
-    var baseCount: Int
-    var scopes: [String: Row.ScopeLayout]
-}
-
 // MARK: - QualifiedRelation
 
 /// A relation and its joined children, each with the alias that qualifies
@@ -273,13 +269,13 @@ private struct QualifiedRelation {
 
     /// The layout of the columns selected by this relation and its joined
     /// children, from column `start` of the row.
-    func layout(_ db: Database, start: Int) throws -> (count: Int, scopes: [String: Row.ScopeLayout], end: Int) {
-        let count = try columnCount(db)
+    func layout(_ db: Database, start: Int, ctes: [SQLCTE]) throws -> (count: Int, scopes: [String: Row.ScopeLayout], end: Int) {
+        let count = try columnCount(db, ctes: ctes)
         var end = start + count
         var scopes: [String: Row.ScopeLayout] = [:]
         for join in joins {
             let childStart = end
-            let child = try join.relation.layout(db, start: childStart)
+            let child = try join.relation.layout(db, start: childStart, ctes: ctes)
             // A joined table without selected columns, nor included
             // children, has no scope.
             if child.end > childStart {
@@ -291,19 +287,26 @@ private struct QualifiedRelation {
     }
 
     /// The number of columns selected by the relation itself.
-    private func columnCount(_ db: Database) throws -> Int {
-        try relation.selection.resolve(db).reduce(0) { count, selection in
+    private func columnCount(_ db: Database, ctes: [SQLCTE]) throws -> Int {
+        func tableColumnCount(_ tableName: String) throws -> Int {
+            if let cte = ctes.named(tableName) {
+                return try ctes.columnCount(of: cte, db)
+            }
+            return try db.columns(in: tableName).count
+        }
+        return try relation.selection.resolve(db).reduce(0) { count, selection in
             switch selection.impl {
             case .allColumns:
-                return try count + db.columns(in: relation.source.tableName).count
+                return try count + tableColumnCount(relation.source.tableName)
             case .qualifiedAllColumns(let alias):
-                return try count + db.columns(in: alias.tableName).count
+                return try count + tableColumnCount(alias.tableName)
             case .expression, .aliased:
                 return count + 1
             case .literal:
                 // Raw SQL may select several columns: ask SQLite.
                 let context = SQLGenerationContext(db, aliases: [alias])
-                let sql = try "SELECT " + selection.qualified(with: alias).sql(context) + " FROM " + tableSQL(context)
+                let sql = try ctes.withClauseSQL(context)
+                    + "SELECT " + selection.qualified(with: alias).sql(context) + " FROM " + tableSQL(context)
                 return try count + db.cachedStatement(sql: sql).columnCount
             }
         }
@@ -318,10 +321,6 @@ private struct QualifiedJoin {
     let relation: QualifiedRelation
 
     init(_ child: SQLRelation.Child) {
-        precondition(
-            child.relation.prefetchedChildren.isEmpty,
-            "Not implemented: including(all:) inside an association joined with including(required:), "
-                + "including(optional:), joining(required:) or joining(optional:)")
         key = child.key
         isRequired = child.kind == .oneRequired
         condition = child.condition
@@ -338,11 +337,13 @@ private struct QualifiedJoin {
             "Not implemented: chaining a required association behind an optional association")
         let db = context.db
         var sql = (isRequired ? "JOIN " : "LEFT JOIN ") + relation.tableSQL(context)
-        var conditions = try [condition.joinExpression(db, left: leftAlias, right: relation.alias)]
+        var conditions = try [condition.joinExpression(db, left: leftAlias, right: relation.alias)].compactMap { $0 }
         if let filter = try relation.relation.filter?.resolve(db) {
             conditions.append(filter.qualified(with: relation.alias))
         }
-        sql += try " ON " + SQLExpression.associative(.and, conditions).sql(context)
+        if !conditions.isEmpty {
+            sql += try " ON " + SQLExpression.associative(.and, conditions).sql(context)
+        }
         for join in relation.joins {
             sql += try " " + join.sql(context, leftAlias: relation.alias, allowsRequired: allowsRequired && isRequired)
         }

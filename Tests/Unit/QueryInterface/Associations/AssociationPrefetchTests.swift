@@ -203,6 +203,64 @@ private typealias Book = Library.Book
         }
     }
 
+    @Test func prefetchInsideJoinedAssociation() throws {
+        try dbQueue.read { db throws in
+            // Each book, its author, and all the books of its author,
+            // prefetched through the joined author.
+            struct AuthorWorks: Decodable, FetchableRecord {
+                var author: Author
+                var books: [Book]
+            }
+            struct BookInfo: Decodable, FetchableRecord {
+                var book: Book
+                var author: AuthorWorks
+            }
+            let request = Book
+                .filter(keys: [1, 4, 5])
+                .including(required: Book.author.including(all: Author.books.order(\.id)))
+                .order(\.id)
+            var rows: [Row] = []
+            let statements = try recordedSQLWithWarmCache(db) {
+                rows = try Row.fetchAll(db, request)
+            }
+            #expect(statements == [
+                #"SELECT "book".*, "author".* FROM "book" JOIN "author" ON "author"."id" = "book"."authorId" "#
+                    + #"WHERE "book"."id" IN (?, ?, ?) ORDER BY "book"."id""#,
+                #"SELECT "book".*, "author"."id" AS "grdb_id" FROM "book" "#
+                    + #"JOIN "author" ON ("author"."id" = "book"."authorId") AND ("author"."id" IN (?, ?, ?)) "#
+                    + #"ORDER BY "book"."id""#,
+            ])
+            let authorBooks = rows.map { $0.scopes["author"]?.prefetchedRows["books"]?.map { $0["id"] as Int64 } }
+            #expect(authorBooks == [[1, 2, 3], [4], [5, 6]])
+            // The book row finds the prefetched rows of its scopes too.
+            #expect(rows[2].prefetchedRows["books"]?.count == 2)
+            #expect(rows[2].prefetchedRows.keys == ["books"])
+            #expect(rows[2].debugDescription.hasSuffix("""
+                  - author: [id:3 name:"Thomas Mann" countryCode:"DE"]
+                    + books: 2 rows
+                  + books: 2 rows
+                """))
+
+            let infos = try BookInfo.fetchAll(db, request)
+            #expect(infos.map(\.book.id) == [1, 4, 5])
+            #expect(infos.map { $0.author.books.map(\.id!) } == [[1, 2, 3], [4], [5, 6]])
+        }
+    }
+
+    @Test func prefetchInsideJoinedAssociationWithoutItsColumns() throws {
+        try dbQueue.read { db throws in
+            // Books of the authors of the selected books; the author is
+            // joined, not selected, and only Colombian authors match.
+            let request = Book
+                .filter(keys: [1, 5])
+                .joining(optional: Book.author.filter(countryCode: "CO").including(all: Author.books.order(\.id)))
+                .order(\.id)
+            let rows = try Row.fetchAll(db, request)
+            #expect(rows.map { $0.scopes.names } == [[], []])
+            #expect(rows.map { $0.prefetchedRows["books"]?.map { $0["id"] as Int64 } } == [[1, 2, 3], []])
+        }
+    }
+
     @Test func fetchOneAndFetchSet() throws {
         try dbQueue.read { db throws in
             struct Career: Decodable, FetchableRecord, Hashable {

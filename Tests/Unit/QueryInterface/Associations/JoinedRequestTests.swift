@@ -380,16 +380,4 @@ private struct Employee: Codable, Hashable, FetchableRecord, PersistableRecord {
                 .contains("Not implemented: join an association that selects DISTINCT rows"))
         }
     }
-
-    @Test func prefetchInsideJoinedAssociationTraps() async {
-        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let dbQueue = try Library.makeDatabase()
-            try dbQueue.read { db throws in
-                _ = try Row.fetchAll(db, Library.Book.including(required: Library.Book.author.including(all: Library.Author.books)))
-            }
-        }.map { result in
-            #expect(String(decoding: result.standardErrorContent, as: UTF8.self)
-                .contains("Not implemented: including(all:) inside an association joined"))
-        }
-    }
 }

@@ -19,26 +19,57 @@ extension SQLRelation {
         let generator = SQLQueryGenerator(relation: self, forSingleResult: singleResult)
         var preparedRequest = try PreparedRequest(
             statement: generator.makeStatement(db, cached: cached),
-            rowLayout: joinedChildren.isEmpty ? nil : generator.rowLayout(db))
-        if !prefetchedChildren.isEmpty {
+            adapter: joinedChildren.isEmpty ? nil : generator.rowAdapter(db))
+        if !prefetches.isEmpty {
             preparedRequest.supplementaryFetch = { db, rows in try prefetch(db, into: rows) }
         }
         return preparedRequest
+    }
+
+    /// A to-many association to prefetch, and where its rows go.
+    private struct Prefetch {
+        /// The keys of the joined associations it is included in (the
+        /// scopes of fetched rows), then its own key.
+        var keyPath: [String]
+        /// From the relation's table: through the joined associations,
+        /// then the association itself.
+        var association: _SQLAssociation
+    }
+
+    /// The to-many associations of the relation, and those of its joined
+    /// associations at any depth, which are reached through them:
+    ///
+    ///     // Prefetches the awards of each book's author, through author.
+    ///     Book.including(required: Book.author.including(all: Author.awards))
+    private var prefetches: [Prefetch] {
+        var result = prefetchedChildren.map { Prefetch(keyPath: [$0.key], association: $0.association) }
+        for child in joinedChildren {
+            // The joined table, joined back by the prefetch request without
+            // its own associations.
+            var pivot = child.association
+            pivot.destination.relation.children = []
+            for nested in child.relation.prefetches {
+                result.append(Prefetch(
+                    keyPath: [child.key] + nested.keyPath,
+                    association: nested.association.through(pivot)))
+            }
+        }
+        return result
     }
 
     /// Fetches the to-many associations of `rows`, and stores them in their
     /// prefetched rows.
     private func prefetch(_ db: Database, into rows: [Row]) throws {
         guard let firstRow = rows.first else { return }
-        for child in prefetchedChildren {
-            var association = child.association
+        for prefetch in prefetches {
+            var association = prefetch.association
             let mapping = try association.pivot.condition.joinMapping(
                 db, leftTable: source.tableName, rightTable: association.pivot.relation.source.tableName)
             let leftIndexes = mapping.map { pair in
                 guard let index = firstRow.index(forColumn: pair.left) else {
                     fatalError("""
                         including(all:) needs the column \(pair.left) of \(source.tableName) \
-                        in the selection, in order to find the \(child.key)
+                        in the selection, in order to find the \(prefetch.keyPath.joined(separator: "."))
                         """)
                 }
                 return index
@@ -80,7 +111,7 @@ extension SQLRelation {
                 }
             }
             for row in rows {
-                row.prefetchedRows[child.key] = groups[key(of: row)] ?? []
+                row.prefetchedRows.setRows(groups[key(of: row)] ?? [], forKeyPath: prefetch.keyPath)
             }
         }
     }
