@@ -35,6 +35,8 @@ public final class Row {
     let scopeLayouts: [String: ScopeLayout]
     /// Rows fetched by an extra request, for to-many associations.
     public internal(set) var prefetchedRows = PrefetchedRowsView()
+    /// Whether a row that owns its values is a copy of a fetched row.
+    private var isCopyOfFetchedRow = false
     /// What a layer above Core caches in the row (see ``RowCache``).
     /// Unchecked exclusivity: read once per decoded record, by the one
     /// thread that uses the row.
@@ -98,11 +100,12 @@ public final class Row {
     /// A copy that does not change when a cursor moves on.
     public func copy() -> Row {
         guard let statement else { return self }
+        let copy: Row
         if !scopeLayouts.isEmpty {
             // The columns of scopes may lie outside of the row's own slice
             // (the row of a joined request only sees the columns of its
             // base table): copy all columns of the statement.
-            return Row(
+            copy = Row(
                 values: (0..<statement.columnCount).map {
                     DatabaseValue(sqliteStatement: statement.sqliteStatement, index: CInt($0))
                 },
@@ -111,12 +114,21 @@ public final class Row {
                 count: count,
                 scopeLayouts: scopeLayouts,
                 prefetchedRows: prefetchedRows)
+        } else {
+            copy = Row(
+                values: databaseValues,
+                names: columnNames,
+                scopeLayouts: scopeLayouts,
+                prefetchedRows: prefetchedRows)
         }
-        return Row(
-            values: databaseValues,
-            names: columnNames,
-            scopeLayouts: scopeLayouts,
-            prefetchedRows: prefetchedRows)
+        copy.isCopyOfFetchedRow = true
+        return copy
+    }
+
+    /// Whether the row was fetched from the database (a cursor's row, or a
+    /// copy of one), as opposed to built in code (`Row(dictionary)`).
+    var isFetched: Bool {
+        statement != nil || isCopyOfFetchedRow
     }
 
     // MARK: - Columns

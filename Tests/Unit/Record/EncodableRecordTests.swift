@@ -99,7 +99,7 @@ private struct Player: Encodable, PersistableRecord {
         }
         let inserts = recorder.sql.filter { $0.hasPrefix("INSERT") }
         #expect(inserts.count == 50)
-        #expect(Set(inserts) == [#"INSERT INTO "player" ("id", "name", "nickname", "status", "address", "birth") VALUES (?, ?, ?, ?, ?, ?)"#])
+        #expect(Set(inserts) == [#"INSERT INTO "player" ("id", "name", "nickname", "status", "address", "birth") VALUES (?,?,?,?,?,?)"#])
     }
 
     @Test func recordsEncodingDifferentColumnsInARow() throws {
