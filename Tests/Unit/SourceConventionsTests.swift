@@ -32,7 +32,9 @@ import Testing
         let declaringKeywords: Set<String> = ["class", "struct", "enum", "protocol", "typealias", "associatedtype", "actor"]
         var declarations: [String: Set<String>] = [:]
         for file in files {
-            for (keyword, name) in zip(file.identifiers, file.identifiers.dropFirst()) where declaringKeywords.contains(keyword) {
+            // `class var`, `class func`: members, not types.
+            for (keyword, name) in zip(file.identifiers, file.identifiers.dropFirst())
+            where declaringKeywords.contains(keyword) && !["var", "func", "let", "subscript"].contains(name) {
                 declarations[file.layer, default: []].insert(name)
             }
         }

@@ -39,6 +39,8 @@ public final class Row {
     /// plain slice of the fetched row; nil for other rows. Such a row has
     /// neither statement nor stored values: it reads its base row.
     @usableFromInline let adaptation: RowAdaptation?
+    /// Whether a row that owns its values is a copy of a fetched row.
+    private var isCopyOfFetchedRow = false
     /// What a layer above Core caches in the row (see ``RowCache``).
     /// Unchecked exclusivity: read once per decoded record, by the one
     /// thread that uses the row.
@@ -120,11 +122,12 @@ public final class Row {
             return Row(adaptation: adaptation.withBase(adaptation.base.copy()), prefetchedRows: prefetchedRows)
         }
         guard let statement else { return self }
+        let copy: Row
         if offset != 0 || count != statement.columnCount || !scopeLayouts.isEmpty {
             // A slice of the statement's columns (an adapted row, or the
             // row of a joined request), whose scopes and unadapted row see
             // other columns: copy all columns of the statement.
-            return Row(
+            copy = Row(
                 values: (0..<statement.columnCount).map {
                     DatabaseValue(sqliteStatement: statement.sqliteStatement, index: CInt($0))
                 },
@@ -133,8 +136,18 @@ public final class Row {
                 count: count,
                 scopeLayouts: scopeLayouts,
                 prefetchedRows: prefetchedRows)
+        } else {
+            copy = Row(values: databaseValues, names: columnNames, prefetchedRows: prefetchedRows)
         }
-        return Row(values: databaseValues, names: columnNames, prefetchedRows: prefetchedRows)
+        copy.isCopyOfFetchedRow = true
+        return copy
+    }
+
+    /// Whether the row was fetched from the database (a cursor's row, a
+    /// copy of one, or one adapted from them), as opposed to built in code
+    /// (`Row(dictionary)`).
+    var isFetched: Bool {
+        statement != nil || isCopyOfFetchedRow || adaptation?.base.isFetched == true
     }
 
     // MARK: - Columns

@@ -185,9 +185,11 @@ extension RecordCursor: Sendable { }
 extension Dictionary where Key == CodingUserInfoKey, Value == Any {
     /// GRDB's user info is `[CodingUserInfoKey: Any]`, Foundation's coders
     /// want Sendable values: the values are the user's, handed over as is
-    /// (both existentials have the same layout).
+    /// (both existentials have the same layout). The dictionary is cast
+    /// whole: casting each value would open its existential, and cast the
+    /// value itself (a `String`, of another size).
     var sendableUserInfo: [CodingUserInfoKey: any Sendable] {
         // Unsafe: the values are the user's, handed over as they are.
-        mapValues { unsafeBitCast($0, to: (any Sendable).self) }
+        unsafeBitCast(self, to: [CodingUserInfoKey: any Sendable].self)
     }
 }

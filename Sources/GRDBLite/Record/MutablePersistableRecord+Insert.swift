@@ -52,17 +52,32 @@ extension MutablePersistableRecord {
         as returnedType: T.Type) throws -> T
     {
         let record = self
-        return try insertAndFetch(db, onConflict: conflictResolution, selection: T.databaseSelection) { statement in
-            guard let row = try Row.fetchAll(statement).first else { throw record.recordNotFound(db) }
-            return try T(row: row)
+        return try performInsertAndFetch(db, onConflict: conflictResolution, selection: T.databaseSelection) { statement in
+            try Self.fetchReturnedRecord(T.self, statement, db: db, key: record)
         }
     }
 
     /// Inserts the record with a RETURNING clause, and returns what `fetch`
     /// reads from the statement.
+    ///
+    /// ```swift
+    /// // INSERT INTO player ... RETURNING score
+    /// let score = try player.insertAndFetch(db, selection: [Column("score")]) { statement in
+    ///     try Int.fetchOne(statement)
+    /// }
+    /// ```
     public mutating func insertAndFetch<T>(
         _ db: Database,
         onConflict conflictResolution: Database.ConflictResolution? = nil,
+        selection: [any SQLSelectable],
+        fetch: (Statement) throws -> T) throws -> T
+    {
+        try performInsertAndFetch(db, onConflict: conflictResolution, selection: selection, fetch: fetch)
+    }
+
+    mutating func performInsertAndFetch<T>(
+        _ db: Database,
+        onConflict conflictResolution: Database.ConflictResolution?,
         selection: [any SQLSelectable],
         fetch: (Statement) throws -> T) throws -> T
     {
@@ -76,6 +91,35 @@ extension MutablePersistableRecord {
         guard let success else { try persistenceCallbackMisuse("aroundSave") }
         didSave(PersistenceSuccess(success.inserted))
         return success.returned
+    }
+
+    /// Inserts the record with a RETURNING clause of the columns that
+    /// `select` returns, and returns what `fetch` reads from the statement.
+    ///
+    /// ```swift
+    /// let score = try player.insertAndFetch(db, fetch: { try Int.fetchOne($0) }, select: { [$0.score] })
+    /// ```
+    public mutating func insertAndFetch<T>(
+        _ db: Database,
+        onConflict conflictResolution: Database.ConflictResolution? = nil,
+        fetch: (Statement) throws -> T,
+        select: (DatabaseComponents) throws -> [any SQLSelectable]) throws -> T
+    where Self: TableRecord
+    {
+        try performInsertAndFetch(db, onConflict: conflictResolution, selection: select(Self.databaseComponents), fetch: fetch)
+    }
+
+    /// The record of a RETURNING clause, or the error of the missing row of
+    /// `key`.
+    static func fetchReturnedRecord<T: FetchableRecord>(
+        _ type: T.Type,
+        _ statement: Statement,
+        db: Database,
+        key: some MutablePersistableRecord) throws -> T
+    {
+        // All rows, so that the statement runs to completion.
+        guard let row = try Row.fetchAll(statement).first else { throw key.recordNotFound(db) }
+        return try T(row: row)
     }
 
     // MARK: - Internals
@@ -102,7 +146,7 @@ extension MutablePersistableRecord {
         try willInsert(db)
         var success: (inserted: InsertionSuccess, returned: T)?
         try aroundInsert(db) {
-            let conflict = conflictResolution ?? Self.persistenceConflictPolicy.conflictResolutionForInsert
+            let conflict = conflictResolution ?? type(of: self).persistenceConflictPolicy.conflictResolutionForInsert
             let engine = try PersistenceEngine(db, self)
             let returned = try fetch(engine.insertStatement(onConflict: conflict, returning: selection))
             let inserted = InsertionSuccess(
@@ -121,13 +165,15 @@ extension MutablePersistableRecord {
     /// cached INSERT of the record type.
     @inlinable
     func insertWithoutCallbacks(_ db: Database, onConflict conflictResolution: Database.ConflictResolution?) throws -> InsertionSuccess {
-        let conflict = conflictResolution ?? Self.persistenceConflictPolicy.conflictResolutionForInsert
+        let conflict = conflictResolution ?? type(of: self).persistenceConflictPolicy.conflictResolutionForInsert
         let storage = RecordStorage.of(db)
         var container = storage.takeContainer()
         defer { storage.reuse(container) }
         try encode(to: &container)
+        // The dynamic type: a `Record` subclass has its own table.
+        let recordType = type(of: self)
         return try storage.insert(
-            db, type: ObjectIdentifier(Self.self), tableName: { Self.databaseTableName },
+            db, type: ObjectIdentifier(recordType), tableName: { recordType.databaseTableName },
             container: container, onConflict: conflict)
     }
 }

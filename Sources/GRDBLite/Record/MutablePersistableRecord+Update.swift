@@ -4,7 +4,7 @@ extension MutablePersistableRecord {
     /// - throws: ``RecordError/recordNotFound(databaseTableName:key:)`` if
     ///   no row has the primary key, or a ``DatabaseError``.
     public func update(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws {
-        try update(db, onConflict: conflictResolution, columns: db.columns(in: Self.databaseTableName).map(\.name))
+        try update(db, onConflict: conflictResolution, columns: db.columns(in: type(of: self).databaseTableName).map(\.name))
     }
 
     /// Updates the given columns of the row with the record's primary key.
@@ -79,20 +79,109 @@ extension MutablePersistableRecord {
         onConflict conflictResolution: Database.ConflictResolution? = nil,
         as returnedType: T.Type) throws -> T
     {
-        let columns = try Set(db.columns(in: Self.databaseTableName).map(\.name))
+        try updateAndFetch(db, onConflict: conflictResolution, selection: T.databaseSelection) { statement in
+            try Self.fetchReturnedRecord(T.self, statement, db: db, key: self)
+        }
+    }
+
+    /// Updates all columns of the row with a RETURNING clause, and returns
+    /// what `fetch` reads from the statement.
+    public func updateAndFetch<T>(
+        _ db: Database,
+        onConflict conflictResolution: Database.ConflictResolution? = nil,
+        selection: [any SQLSelectable],
+        fetch: (Statement) throws -> T) throws -> T
+    {
+        try updateAndFetch(
+            db, onConflict: conflictResolution, columns: db.columns(in: type(of: self).databaseTableName).map(\.name),
+            selection: selection, fetch: fetch)
+    }
+
+    /// Updates the given columns of the row with a RETURNING clause, and
+    /// returns what `fetch` reads from the statement.
+    ///
+    /// ```swift
+    /// // UPDATE player SET score = ? WHERE id = ? RETURNING *
+    /// let row = try player.updateAndFetch(db, columns: ["score"], selection: [.allColumns]) { statement in
+    ///     try Row.fetchOne(statement)
+    /// }
+    /// ```
+    public func updateAndFetch<T>(
+        _ db: Database,
+        onConflict conflictResolution: Database.ConflictResolution? = nil,
+        columns: some Collection<String>,
+        selection: [any SQLSelectable],
+        fetch: (Statement) throws -> T) throws -> T
+    {
+        precondition(!selection.isEmpty, "Invalid empty selection for updateAndFetch")
         var result: T?
         try willSave(db)
         var saved: PersistenceSuccess?
         try aroundSave(db) {
-            saved = try updateWithCallbacks(db, onConflict: conflictResolution, columns: columns, returning: T.databaseSelection) {
-                guard let row = try Row.fetchAll($0).first else { throw recordNotFound(db) }
-                result = try T(row: row)
+            saved = try updateWithCallbacks(db, onConflict: conflictResolution, columns: Set(columns), returning: selection) {
+                result = try fetch($0)
             }
             return saved!
         }
         guard let saved, let result else { try persistenceCallbackMisuse("aroundSave") }
         didSave(saved)
         return result
+    }
+
+    /// Updates the given columns of the row with a RETURNING clause, and
+    /// returns what `fetch` reads from the statement.
+    public func updateAndFetch<T>(
+        _ db: Database,
+        onConflict conflictResolution: Database.ConflictResolution? = nil,
+        columns: some Collection<some ColumnExpression>,
+        selection: [any SQLSelectable],
+        fetch: (Statement) throws -> T) throws -> T
+    {
+        try updateAndFetch(db, onConflict: conflictResolution, columns: columns.map(\.name), selection: selection, fetch: fetch)
+    }
+
+    /// Modifies the record, then updates the columns whose values changed,
+    /// and returns the updated row; nil when nothing changed (no statement
+    /// runs).
+    public mutating func updateChangesAndFetch(
+        _ db: Database,
+        onConflict conflictResolution: Database.ConflictResolution? = nil,
+        modify: (inout Self) throws -> Void) throws -> Self?
+    where Self: FetchableRecord
+    {
+        try updateChangesAndFetch(db, onConflict: conflictResolution, as: Self.self, modify: modify)
+    }
+
+    /// Modifies the record, then updates the columns whose values changed,
+    /// and returns the updated row as another record type; nil when nothing
+    /// changed (no statement runs).
+    public mutating func updateChangesAndFetch<T: FetchableRecord & TableRecord>(
+        _ db: Database,
+        onConflict conflictResolution: Database.ConflictResolution? = nil,
+        as returnedType: T.Type,
+        modify: (inout Self) throws -> Void) throws -> T?
+    {
+        let old = try PersistenceContainer(self)
+        try modify(&self)
+        let record = self
+        return try updateChangesAndFetch(db, onConflict: conflictResolution, from: old, selection: T.databaseSelection) {
+            try Self.fetchReturnedRecord(T.self, $0, db: db, key: record)
+        }
+    }
+
+    /// Modifies the record, then updates the columns whose values changed
+    /// with a RETURNING clause, and returns what `fetch` reads from the
+    /// statement; nil when nothing changed (no statement runs).
+    public mutating func updateChangesAndFetch<T>(
+        _ db: Database,
+        onConflict conflictResolution: Database.ConflictResolution? = nil,
+        selection: [any SQLSelectable],
+        fetch: (Statement) throws -> T,
+        modify: (inout Self) throws -> Void) throws -> T?
+    {
+        let old = try PersistenceContainer(self)
+        try modify(&self)
+        return try updateChangesAndFetch(db, onConflict: conflictResolution, from: old, selection: selection, fetch: fetch)
     }
 
     // MARK: - Internals
@@ -108,6 +197,19 @@ extension MutablePersistableRecord {
         return true
     }
 
+    func updateChangesAndFetch<T>(
+        _ db: Database,
+        onConflict conflictResolution: Database.ConflictResolution?,
+        from old: PersistenceContainer,
+        selection: [any SQLSelectable],
+        fetch: (Statement) throws -> T) throws -> T?
+    {
+        let changes = try PersistenceContainer(self).changes(from: old)
+        if changes.isEmpty { return nil }
+        return try updateAndFetch(
+            db, onConflict: conflictResolution, columns: changes.map(\.column), selection: selection, fetch: fetch)
+    }
+
     func updateWithCallbacks(
         _ db: Database,
         onConflict conflictResolution: Database.ConflictResolution?,
@@ -118,7 +220,7 @@ extension MutablePersistableRecord {
         try willUpdate(db, columns: columns)
         var updated: PersistenceSuccess?
         try aroundUpdate(db, columns: columns) {
-            let conflict = conflictResolution ?? Self.persistenceConflictPolicy.conflictResolutionForUpdate
+            let conflict = conflictResolution ?? type(of: self).persistenceConflictPolicy.conflictResolutionForUpdate
             let engine = try PersistenceEngine(db, self)
             try engine.update(columns: columns, onConflict: conflict, returning: selection, fetch: fetch)
             updated = PersistenceSuccess(persistenceContainer: engine.container)

@@ -91,9 +91,7 @@ extension MutablePersistableRecord {
 
     /// Whether a row has the primary key of the record.
     public func exists(_ db: Database) throws -> Bool {
-        let engine = try PersistenceEngine(db, self)
-        guard let condition = engine.primaryKeyCondition() else { return false }
-        return try Self.exists(db, where: condition)
+        try PersistenceEngine(db, self).exists()
     }
 
     /// The error for the missing row of this record.

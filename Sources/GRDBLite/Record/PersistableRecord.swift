@@ -49,10 +49,11 @@ extension PersistableRecord {
         didSave(saved)
     }
 
-    /// Inserts the record, or updates the row it conflicts with.
+    /// Inserts the record, or updates the row it conflicts with (see
+    /// ``MutablePersistableRecord/upsert(_:)``).
     public func upsert(_ db: Database) throws {
         var record = self
-        _ = try record.upsertAndFetch(db, onConflict: [], selection: []) { _ in }
+        _ = try record.upsertAndFetch(db, onConflict: [], overwritesAllColumns: true, assignments: [], selection: []) { _ in }
     }
 
     /// Inserts the record, and returns the inserted row as another record
@@ -63,20 +64,58 @@ extension PersistableRecord {
         as returnedType: T.Type) throws -> T
     {
         var record = self
-        return try record.insertAndFetch(db, onConflict: conflictResolution, selection: T.databaseSelection) { statement in
-            guard let row = try Row.fetchAll(statement).first else { throw recordNotFound(db) }
-            return try T(row: row)
+        return try record.performInsertAndFetch(db, onConflict: conflictResolution, selection: T.databaseSelection) {
+            try Self.fetchReturnedRecord(T.self, $0, db: db, key: self)
         }
     }
 
-    /// Upserts the record, and returns the inserted or updated row as a
-    /// record of the same type.
-    public func upsertAndFetch(_ db: Database, onConflict conflictTarget: [String] = []) throws -> Self
-    where Self: FetchableRecord
+    /// Inserts the record with a RETURNING clause, and returns what `fetch`
+    /// reads from the statement.
+    public func insertAndFetch<T>(
+        _ db: Database,
+        onConflict conflictResolution: Database.ConflictResolution? = nil,
+        selection: [any SQLSelectable],
+        fetch: (Statement) throws -> T) throws -> T
     {
         var record = self
-        return try record.upsertAndFetch(db, onConflict: conflictTarget, selection: Self.databaseSelection) { row in
-            try Self(row: row.droppingFirstColumn())
+        return try record.performInsertAndFetch(db, onConflict: conflictResolution, selection: selection, fetch: fetch)
+    }
+
+    /// Inserts the record with a RETURNING clause of the columns that
+    /// `select` returns, and returns what `fetch` reads from the statement.
+    public func insertAndFetch<T>(
+        _ db: Database,
+        onConflict conflictResolution: Database.ConflictResolution? = nil,
+        fetch: (Statement) throws -> T,
+        select: (DatabaseComponents) throws -> [any SQLSelectable]) throws -> T
+    where Self: TableRecord
+    {
+        var record = self
+        return try record.performInsertAndFetch(
+            db, onConflict: conflictResolution, selection: select(Self.databaseComponents), fetch: fetch)
+    }
+
+    /// Saves the record, and returns the saved row as another record type.
+    public func saveAndFetch<T: FetchableRecord & TableRecord>(
+        _ db: Database,
+        onConflict conflictResolution: Database.ConflictResolution? = nil,
+        as returnedType: T.Type) throws -> T
+    {
+        var record = self
+        return try record.performSaveAndFetch(db, onConflict: conflictResolution, selection: T.databaseSelection) {
+            try Self.fetchReturnedRecord(T.self, $0, db: db, key: self)
         }
+    }
+
+    /// Saves the record with a RETURNING clause, and returns what `fetch`
+    /// reads from the statement.
+    public func saveAndFetch<T>(
+        _ db: Database,
+        onConflict conflictResolution: Database.ConflictResolution? = nil,
+        selection: [any SQLSelectable],
+        fetch: (Statement) throws -> T) throws -> T
+    {
+        var record = self
+        return try record.performSaveAndFetch(db, onConflict: conflictResolution, selection: selection, fetch: fetch)
     }
 }

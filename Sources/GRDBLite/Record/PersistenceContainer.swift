@@ -136,7 +136,7 @@ public struct PersistenceContainer: Sendable {
     /// Whether the database would store a different value. Strings differ
     /// when their bytes do: Swift's `==` ignores Unicode normalization
     /// ("é" and "e\u{301}" are equal), SQLite does not.
-    private static func isChange(from old: DatabaseValue, to new: DatabaseValue) -> Bool {
+    static func isChange(from old: DatabaseValue, to new: DatabaseValue) -> Bool {
         if case .string(let old) = old.storage, case .string(let new) = new.storage {
             return !old.utf8.elementsEqual(new.utf8)
         }

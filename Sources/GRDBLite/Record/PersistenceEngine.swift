@@ -9,18 +9,24 @@ struct PersistenceEngine {
 
     init<Record: MutablePersistableRecord>(_ db: Database, _ record: Record) throws {
         self.db = db
-        self.tableName = Record.databaseTableName
+        // The dynamic type: a `Record` subclass has its own table.
+        self.tableName = type(of: record).databaseTableName
         self.primaryKey = try db.primaryKey(tableName)
         self.container = try PersistenceContainer(record)
         precondition(!container.isEmpty, "\(Record.self): invalid empty persistence container, encode at least one column")
     }
 
-    /// `INSERT [OR ...] INTO "table" ("a", "b") VALUES (?, ?)`
+    /// `INSERT [OR ...] INTO "table" ("a", "b") VALUES (?,?)`, GRDB's text.
     static func insertSQL(table: String, columns: some Collection<String>, conflict: Database.ConflictResolution) -> String {
         let verb = conflict == .abort ? "INSERT" : "INSERT OR \(conflict.rawValue)"
-        let marks = Array(repeating: "?", count: columns.count).joined(separator: ", ")
+        let marks = Array(repeating: "?", count: columns.count).joined(separator: ",")
         return "\(verb) INTO \(table.quotedDatabaseIdentifier) "
             + "(\(columns.map(\.quotedDatabaseIdentifier).joined(separator: ", "))) VALUES (\(marks))"
+    }
+
+    /// `"a"=?, "b"=?` (separated by `separator`), GRDB's text.
+    static func assignmentsSQL(_ columns: [String], separator: String) -> String {
+        columns.map { "\($0.quotedDatabaseIdentifier)=?" }.joined(separator: separator)
     }
 
     // MARK: - Primary key
@@ -29,13 +35,14 @@ struct PersistenceEngine {
         primaryKey.columns.map { container.databaseValue(forColumn: $0) ?? .null }
     }
 
-    /// `"a" = ? AND "b" = ?` on the primary key, or nil if the record has
-    /// no primary key value (an unsaved record).
-    func primaryKeyCondition() -> SQL? {
-        let values = primaryKeyValues
-        if values.allSatisfy(\.isNull) { return nil }
-        let sql = primaryKey.columns.map { "\($0.quotedDatabaseIdentifier) = ?" }.joined(separator: " AND ")
-        return SQL(sql: sql, arguments: StatementArguments(values))
+    /// Whether the record has a primary key value (it may be saved).
+    var hasPrimaryKey: Bool {
+        !primaryKeyValues.allSatisfy(\.isNull)
+    }
+
+    /// ` WHERE "a"=? AND "b"=?` on the primary key.
+    private var primaryKeyWhereSQL: String {
+        " WHERE " + Self.assignmentsSQL(primaryKey.columns, separator: " AND ")
     }
 
     func recordNotFound() -> RecordError {
@@ -46,20 +53,32 @@ struct PersistenceEngine {
 
     // MARK: - Statements
 
-    /// The SQL of a RETURNING clause.
-    private func returningSQL(_ selection: [any SQLSelectable], _ context: SQLGenerationContext) throws -> String {
-        try " RETURNING " + selection.map { try $0.sqlSelection.sql(context) }.joined(separator: ", ")
+    /// A cached statement of `sql` with `arguments`, and a RETURNING clause
+    /// for `selection`, if not empty.
+    private func statement(sql: String, arguments: [DatabaseValue], returning selection: [any SQLSelectable]) throws -> Statement {
+        var sql = sql
+        var arguments = StatementArguments(arguments)
+        if !selection.isEmpty {
+            // Selections such as `.allColumns(excluding:)` need the table:
+            // they are qualified with it (a single table: no qualifier is
+            // written).
+            let alias = TableAliasBase(tableName: tableName)
+            let context = SQLGenerationContext(db, aliases: [alias])
+            sql += try " RETURNING " + selection.map { try $0.sqlSelection.qualified(with: alias).sql(context) }
+                .joined(separator: ", ")
+            arguments.append(contentsOf: context.arguments)
+        }
+        let statement = try db.cachedStatement(sql: sql)
+        try statement.setArguments(arguments)
+        return statement
     }
 
     /// An INSERT with a RETURNING clause.
     func insertStatement(onConflict conflict: Database.ConflictResolution, returning selection: [any SQLSelectable]) throws -> Statement {
-        let context = SQLGenerationContext(db)
-        context.append(StatementArguments(container.databaseValues))
-        let sql = try Self.insertSQL(table: tableName, columns: container.columns, conflict: conflict)
-            + returningSQL(selection, context)
-        let statement = try db.cachedStatement(sql: sql)
-        try statement.setArguments(context.arguments)
-        return statement
+        try statement(
+            sql: Self.insertSQL(table: tableName, columns: container.columns, conflict: conflict),
+            arguments: Array(container.databaseValues),
+            returning: selection)
     }
 
     /// `UPDATE ... SET ... WHERE <primary key>`, or nil if the record has no
@@ -72,7 +91,7 @@ struct PersistenceEngine {
         onConflict conflict: Database.ConflictResolution,
         returning selection: [any SQLSelectable] = []) throws -> Statement?
     {
-        guard primaryKeyCondition() != nil else { return nil }
+        guard hasPrimaryKey else { return nil }
         let requested = Set(columns.map(CaseInsensitiveIdentifier.init))
         let primaryKeyColumns = Set(primaryKey.columns.map(CaseInsensitiveIdentifier.init))
         var updated = try db.columns(in: tableName).map(\.name).filter {
@@ -81,44 +100,56 @@ struct PersistenceEngine {
                 && container.index(forColumn: $0) != nil
         }
         if updated.isEmpty { updated = primaryKey.columns }
-        let context = SQLGenerationContext(db)
         let verb = conflict == .abort ? "UPDATE" : "UPDATE OR \(conflict.rawValue)"
-        let assignments = updated.map { "\($0.quotedDatabaseIdentifier) = ?" }.joined(separator: ", ")
-        let condition = primaryKey.columns.map { "\($0.quotedDatabaseIdentifier) = ?" }.joined(separator: " AND ")
-        context.append(StatementArguments(updated.map { container.databaseValue(forColumn: $0) ?? .null } + primaryKeyValues))
-        var sql = "\(verb) \(tableName.quotedDatabaseIdentifier) SET \(assignments) WHERE \(condition)"
-        if !selection.isEmpty { sql += try returningSQL(selection, context) }
-        let statement = try db.cachedStatement(sql: sql)
-        try statement.setArguments(context.arguments)
-        return statement
+        return try statement(
+            sql: "\(verb) \(tableName.quotedDatabaseIdentifier) SET \(Self.assignmentsSQL(updated, separator: ", "))"
+                + primaryKeyWhereSQL,
+            arguments: updated.map { container.databaseValue(forColumn: $0) ?? .null } + primaryKeyValues,
+            returning: selection)
     }
 
-    /// `INSERT ... ON CONFLICT [(target)] DO UPDATE SET ... RETURNING rowid,
-    /// <selection>`: columns that are not in the primary key or the
-    /// conflict target are overwritten with the inserted values.
-    func upsertStatement(conflictTarget: [String], returning selection: [any SQLSelectable]) throws -> Statement {
-        let context = SQLGenerationContext(db)
-        context.append(StatementArguments(container.databaseValues))
+    /// `INSERT ... ON CONFLICT [(target)] DO UPDATE SET ... RETURNING
+    /// <selection>, "rowid"`.
+    ///
+    /// - parameter overwritesAllColumns: Whether the columns that are not
+    ///   in the primary key, the conflict target or `assignments` are
+    ///   overwritten with the inserted values.
+    /// - parameter assignments: The columns to update, and how: nil
+    ///   values leave a column as it is.
+    func upsertStatement(
+        conflictTarget: [String],
+        overwritesAllColumns: Bool,
+        assignments: [(column: String, value: SQLExpression?)],
+        returning selection: [any SQLSelectable]) throws -> Statement
+    {
         var sql = Self.insertSQL(table: tableName, columns: container.columns, conflict: .abort)
         sql += " ON CONFLICT"
         if !conflictTarget.isEmpty {
             sql += "(\(conflictTarget.map(\.quotedDatabaseIdentifier).joined(separator: ", ")))"
         }
-        let excluded = Set((primaryKey.columns + conflictTarget).map(CaseInsensitiveIdentifier.init))
-        let assignments = container.columns
-            .filter { !excluded.contains(CaseInsensitiveIdentifier($0)) }
-            .map { "\($0.quotedDatabaseIdentifier) = excluded.\($0.quotedDatabaseIdentifier)" }
-        if assignments.isEmpty {
+        var assignments = assignments
+        if overwritesAllColumns {
+            let kept = Set((primaryKey.columns + conflictTarget + assignments.map(\.column)).map(CaseInsensitiveIdentifier.init))
+            let excluded = TableAliasBase(tableName: tableName, userName: "excluded")
+            for column in container.columns where !kept.contains(CaseInsensitiveIdentifier(column)) {
+                assignments.append((column, excluded[column]))
+            }
+        }
+        let context = SQLGenerationContext(db)
+        let assignmentsSQL = try assignments.compactMap { column, value in
+            try value.map { try "\(column.quotedDatabaseIdentifier) = \($0.sql(context))" }
+        }
+        if assignmentsSQL.isEmpty {
             // Something must be updated for RETURNING to return the row.
             let column = primaryKey.columns[0].quotedDatabaseIdentifier
             sql += " DO UPDATE SET \(column) = \(column)"
         } else {
-            sql += " DO UPDATE SET " + assignments.joined(separator: ", ")
+            sql += " DO UPDATE SET " + assignmentsSQL.joined(separator: ", ")
         }
-        sql += try returningSQL([Column.rowID] + selection, context)
-        let statement = try db.cachedStatement(sql: sql)
-        try statement.setArguments(context.arguments)
-        return statement
+        return try statement(
+            sql: sql,
+            arguments: Array(container.databaseValues) + context.arguments.values,
+            returning: selection + [Column.rowID])
     }
 
     /// Runs an UPDATE; throws `recordNotFound` when no row matched.
@@ -136,10 +167,17 @@ struct PersistenceEngine {
 
     /// Runs a DELETE; returns whether a row was deleted.
     func delete() throws -> Bool {
-        guard let condition = primaryKeyCondition() else { return false }
-        let (sql, arguments) = try condition.build(db)
+        guard hasPrimaryKey else { return false }
         return try db.changesCount(writing: tableName) {
-            try db.cachedStatement(sql: "DELETE FROM \(tableName.quotedDatabaseIdentifier) WHERE \(sql)").execute(arguments: arguments)
+            try db.cachedStatement(sql: "DELETE FROM \(tableName.quotedDatabaseIdentifier)" + primaryKeyWhereSQL)
+                .execute(arguments: StatementArguments(primaryKeyValues))
         } > 0
+    }
+
+    /// Whether a row has the primary key of the record.
+    func exists() throws -> Bool {
+        guard hasPrimaryKey else { return false }
+        let sql = "SELECT EXISTS (SELECT 1 FROM \(tableName.quotedDatabaseIdentifier)\(primaryKeyWhereSQL))"
+        return try Bool.fetchOne(db.cachedStatement(sql: sql), arguments: StatementArguments(primaryKeyValues)) ?? false
     }
 }

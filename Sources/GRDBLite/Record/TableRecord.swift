@@ -49,10 +49,11 @@ extension TableRecord {
 
     /// The type name with a lowercased first letter, or a lowercased
     /// leading acronym (`URL` → `url`, `HTTPRequest` → `httpRequest`).
+    /// `self`, not `Self`: the name of a subclass is its own.
     static var defaultDatabaseTableName: String {
-        let key = ObjectIdentifier(Self.self)
+        let key = ObjectIdentifier(self)
         if let name = defaultTableNames.withLock({ $0[key] }) { return name }
-        var typeName = String(describing: Self.self)
+        var typeName = String(describing: self)
         if let genericStart = typeName.firstIndex(of: "<") {
             typeName = String(typeName[..<genericStart])
         }

@@ -109,7 +109,7 @@ import Testing
                 Issue.record("expected an error")
             } catch let error as DatabaseError {
                 #expect(error.resultCode == .SQLITE_TOOBIG)
-                #expect(error.sql == "INSERT INTO \"t\" (\"id\", \"value\") VALUES (?, ?)")
+                #expect(error.sql == "INSERT INTO \"t\" (\"id\", \"value\") VALUES (?,?)")
             }
             try Item(id: 3, value: "small").insert(db)
             #expect(try Int.fetchAll(db, sql: "SELECT id FROM t ORDER BY id") == [1, 3])

@@ -99,7 +99,7 @@ private struct Player: Encodable, PersistableRecord {
         }
         let inserts = recorder.sql.filter { $0.hasPrefix("INSERT") }
         #expect(inserts.count == 50)
-        #expect(Set(inserts) == [#"INSERT INTO "player" ("id", "name", "nickname", "status", "address", "birth") VALUES (?, ?, ?, ?, ?, ?)"#])
+        #expect(Set(inserts) == [#"INSERT INTO "player" ("id", "name", "nickname", "status", "address", "birth") VALUES (?,?,?,?,?,?)"#])
     }
 
     @Test func recordsEncodingDifferentColumnsInARow() throws {
@@ -124,4 +124,27 @@ private struct Player: Encodable, PersistableRecord {
             #expect(rows == [["a": 1, "b": 2], ["a": nil, "b": 3], ["a": 4, "b": nil], ["a": 5, "b": 6]])
         }
     }
+
+    @Test func userInfoReachesTheJSONEncoderOfNestedValues() throws {
+        struct Name: Encodable {
+            var first: String
+            var last: String
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                let reversed = encoder.userInfo[.reverseNames] as? Bool == true
+                try container.encode(reversed ? last : first, forKey: .first)
+            }
+            enum CodingKeys: CodingKey { case first }
+        }
+        struct Person: Encodable, PersistableRecord {
+            static var databaseEncodingUserInfo: [CodingUserInfoKey: Any] { [.reverseNames: true] }
+            var name: Name
+        }
+        #expect(try Person(name: Name(first: "Bob", last: "Dylan")).databaseDictionary
+            == ["name": #"{"first":"Dylan"}"#.databaseValue])
+    }
+}
+
+extension CodingUserInfoKey {
+    fileprivate static let reverseNames = CodingUserInfoKey(rawValue: "reverseNames")!
 }

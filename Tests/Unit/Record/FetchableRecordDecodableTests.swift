@@ -276,4 +276,26 @@ private struct Everything: Codable, FetchableRecord, PersistableRecord, Equatabl
             #expect(try Split.fetchAll(db, sql: sql) == [Split(name: "Arthur", score: 12), Split(name: "Barbara", score: 7)])
         }
     }
+
+    @Test func userInfoReachesTheJSONDecoderOfNestedValues() throws {
+        struct Name: Decodable {
+            var value: String
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                let prefix = decoder.userInfo[.namePrefix] as? String ?? ""
+                value = try prefix + container.decode(String.self, forKey: .value)
+            }
+            enum CodingKeys: CodingKey { case value }
+        }
+        struct Person: Decodable, FetchableRecord {
+            static var databaseDecodingUserInfo: [CodingUserInfoKey: Any] { [.namePrefix: "Mr. "] }
+            var name: Name
+        }
+        let person = try Person(row: ["name": #"{"value":"Dylan"}"#])
+        #expect(person.name.value == "Mr. Dylan")
+    }
+}
+
+extension CodingUserInfoKey {
+    fileprivate static let namePrefix = CodingUserInfoKey(rawValue: "namePrefix")!
 }

@@ -46,7 +46,7 @@ private struct Citizenship: Codable, FetchableRecord, PersistableRecord, Equatab
             #expect(player.id == 1)
             #expect(try Player.fetchOne(db, key: 1) == player)
         }
-        #expect(recorder.sql.contains(#"INSERT INTO "player" ("id", "name", "score") VALUES (?, ?, ?)"#))
+        #expect(recorder.sql.contains(#"INSERT INTO "player" ("id", "name", "score") VALUES (?,?,?)"#))
     }
 
     @Test func insertedReturnsACopy() throws {
@@ -69,7 +69,7 @@ private struct Citizenship: Codable, FetchableRecord, PersistableRecord, Equatab
             } catch let error as DatabaseError {
                 #expect(error.resultCode == .SQLITE_CONSTRAINT)
                 #expect(error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE)
-                #expect(error.sql == #"INSERT INTO "player" ("id", "name", "score") VALUES (?, ?, ?)"#)
+                #expect(error.sql == #"INSERT INTO "player" ("id", "name", "score") VALUES (?,?,?)"#)
                 #expect(error.arguments == [nil, "Arthur", 200])
                 #expect(error.message == "UNIQUE constraint failed: player.name")
             }
@@ -89,8 +89,8 @@ private struct Citizenship: Codable, FetchableRecord, PersistableRecord, Equatab
             try ignored.insert(db, onConflict: .ignore)
             #expect(try Player.fetchAll(db).map(\.score) == [200])
         }
-        #expect(recorder.sql.contains(#"INSERT OR REPLACE INTO "player" ("id", "name", "score") VALUES (?, ?, ?)"#))
-        #expect(recorder.sql.contains(#"INSERT OR IGNORE INTO "player" ("id", "name", "score") VALUES (?, ?, ?)"#))
+        #expect(recorder.sql.contains(#"INSERT OR REPLACE INTO "player" ("id", "name", "score") VALUES (?,?,?)"#))
+        #expect(recorder.sql.contains(#"INSERT OR IGNORE INTO "player" ("id", "name", "score") VALUES (?,?,?)"#))
     }
 
     @Test func persistenceConflictPolicy() throws {
@@ -105,7 +105,7 @@ private struct Citizenship: Codable, FetchableRecord, PersistableRecord, Equatab
             try Item(code: "FR", name: "République française").insert(db)
             #expect(try String.fetchAll(db, sql: "SELECT name FROM country") == ["République française"])
         }
-        #expect(recorder.sql.contains(#"INSERT OR REPLACE INTO "country" ("code", "name") VALUES (?, ?)"#))
+        #expect(recorder.sql.contains(#"INSERT OR REPLACE INTO "country" ("code", "name") VALUES (?,?)"#))
     }
 
     // MARK: Update
@@ -119,7 +119,7 @@ private struct Citizenship: Codable, FetchableRecord, PersistableRecord, Equatab
             try player.update(db)
             #expect(try Player.find(db, key: 1).score == 150)
         }
-        #expect(recorder.sql.filter { $0.hasPrefix("UPDATE") } == [#"UPDATE "player" SET "name" = ?, "score" = ? WHERE "id" = ?"#])
+        #expect(recorder.sql.filter { $0.hasPrefix("UPDATE") } == [#"UPDATE "player" SET "name"=?, "score"=? WHERE "id"=?"#])
     }
 
     @Test func updateSomeColumns() throws {
@@ -134,8 +134,8 @@ private struct Citizenship: Codable, FetchableRecord, PersistableRecord, Equatab
             try player.update(db, columns: [Column("name")])
         }
         #expect(recorder.sql.filter { $0.hasPrefix("UPDATE") } == [
-            #"UPDATE "player" SET "score" = ? WHERE "id" = ?"#,
-            #"UPDATE "player" SET "name" = ? WHERE "id" = ?"#,
+            #"UPDATE "player" SET "score"=? WHERE "id"=?"#,
+            #"UPDATE "player" SET "name"=? WHERE "id"=?"#,
         ])
     }
 
@@ -162,7 +162,7 @@ private struct Citizenship: Codable, FetchableRecord, PersistableRecord, Equatab
             #expect(try !player.updateChanges(db) { $0.score = 100 })
             #expect(recorder.sql.isEmpty)
             #expect(try player.updateChanges(db) { $0.score = 200 })
-            #expect(recorder.sql == [#"UPDATE "player" SET "score" = ? WHERE "id" = ?"#])
+            #expect(recorder.sql == [#"UPDATE "player" SET "score"=? WHERE "id"=?"#])
             #expect(player.score == 200)
 
             let old = player
@@ -170,7 +170,7 @@ private struct Citizenship: Codable, FetchableRecord, PersistableRecord, Equatab
             recorder.reset()
             #expect(try player.updateChanges(db, from: old))
             #expect(try !player.updateChanges(db, from: player))
-            #expect(recorder.sql == [#"UPDATE "player" SET "name" = ? WHERE "id" = ?"#])
+            #expect(recorder.sql == [#"UPDATE "player" SET "name"=? WHERE "id"=?"#])
             #expect(try Player.find(db, key: 1) == player)
         }
     }
@@ -304,7 +304,7 @@ private struct Citizenship: Codable, FetchableRecord, PersistableRecord, Equatab
             let fetched = try barbara.insertAndFetch(db)
             #expect(fetched.id == 2)
         }
-        #expect(recorder.sql.contains(#"INSERT INTO "player" ("name", "score") VALUES (?, ?) RETURNING *"#))
+        #expect(recorder.sql.contains(#"INSERT INTO "player" ("name", "score") VALUES (?,?) RETURNING *"#))
     }
 
     @Test func updateAndFetch() throws {
@@ -313,6 +313,86 @@ private struct Citizenship: Codable, FetchableRecord, PersistableRecord, Equatab
             try player.insert(db)
             player.score = 300
             #expect(try player.updateAndFetch(db) == player)
+        }
+    }
+
+    @Test func fetchingWithASelection() throws {
+        try dbQueue.write { db throws in
+            var player = Player(id: nil, name: "Arthur", score: 100)
+            let id = try player.insertAndFetch(db, selection: [Column("id")]) { try Int64.fetchOne($0) }
+            #expect(id == 1)
+            #expect(player.id == 1)
+            var barbara = Player(id: nil, name: "Barbara", score: 50)
+            let name = try barbara.insertAndFetch(db, fetch: { try String.fetchOne($0) }, select: { _ in [Column("name")] })
+            #expect(name == "Barbara")
+
+            player.score = 200
+            let score = try player.updateAndFetch(db, selection: [Column("score") * 2]) { try Int.fetchOne($0) }
+            #expect(score == 400)
+            // Only the given columns are updated.
+            player.name = "Renamed"
+            player.score = 300
+            let updated = try player.updateAndFetch(db, columns: [Column("score")], selection: [Column("name")]) {
+                try String.fetchOne($0)
+            }
+            #expect(updated == "Arthur")
+            #expect(try Player.find(db, key: 1) == Player(id: 1, name: "Arthur", score: 300))
+
+            let missing = Player(id: 42, name: "Nobody", score: 0)
+            #expect {
+                try missing.updateAndFetch(db, selection: [Column("id")]) { try Int64.fetchOne($0) }
+            } throws: { error in
+                guard case let RecordError.recordNotFound(table, key) = error else { return false }
+                return table == "player" && key == ["id": 42.databaseValue]
+            }
+        }
+        #expect(recorder.sql.contains(#"UPDATE "player" SET "score"=? WHERE "id"=? RETURNING "name""#))
+    }
+
+    @Test func saveAndFetch() throws {
+        try dbQueue.write { db throws in
+            var player = Player(id: nil, name: "Arthur", score: 100)
+            let inserted = try player.saveAndFetch(db, as: Player.self)
+            #expect(inserted == Player(id: 1, name: "Arthur", score: 100))
+            #expect(player.id == 1)
+            player.score = 150
+            let updated = try player.saveAndFetch(db, as: Player.self)
+            #expect(updated == player)
+            #expect(try Player.fetchCount(db) == 1)
+            // A primary key that no row has: inserted.
+            var other = Player(id: 5, name: "Barbara", score: 10)
+            let score = try other.saveAndFetch(db, selection: [Column("score")]) { try Int.fetchOne($0) }
+            #expect(score == 10)
+            #expect(try Player.fetchCount(db) == 2)
+
+            let country = Country(code: "FR", name: "France")
+            #expect(try country.saveAndFetch(db) == country)
+            let renamed = Country(code: "FR", name: "République française")
+            #expect(try renamed.saveAndFetch(db) == renamed)
+            #expect(try Country.fetchAll(db) == [renamed])
+        }
+    }
+
+    @Test func updateChangesAndFetch() throws {
+        try dbQueue.write { db throws in
+            var player = Player(id: nil, name: "Arthur", score: 100)
+            try player.insert(db)
+            recorder.reset()
+            // Mutating calls stay out of #expect, which may run them on a copy.
+            let unchanged = try player.updateChangesAndFetch(db) { $0.score = 100 }
+            #expect(unchanged == nil)
+            #expect(recorder.sql.isEmpty)
+            let updated = try player.updateChangesAndFetch(db) { $0.score = 120 }
+            #expect(updated == Player(id: 1, name: "Arthur", score: 120))
+            #expect(player.score == 120)
+            #expect(recorder.sql == [#"UPDATE "player" SET "score"=? WHERE "id"=? RETURNING *"#])
+            let name = try player.updateChangesAndFetch(db, selection: [Column("name")], fetch: { try String.fetchOne($0) }) {
+                $0.name = "Arthur II"
+            }
+            #expect(name == "Arthur II")
+            let asPlayer = try player.updateChangesAndFetch(db, as: Player.self) { $0.score = 130 }
+            #expect(asPlayer?.score == 130)
+            #expect(try Player.find(db, key: 1) == Player(id: 1, name: "Arthur II", score: 130))
         }
     }
 }

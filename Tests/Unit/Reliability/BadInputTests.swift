@@ -309,7 +309,7 @@ import Testing
         struct Player: Encodable, PersistableRecord { var name: String; var score: Double }
         let recordError = try failingWrite(dbQueue) { try Player(name: "Nan", score: .nan).insert($0) }
         #expect(recordError?.extendedResultCode == .SQLITE_CONSTRAINT_NOTNULL)
-        #expect(recordError?.sql == #"INSERT INTO "player" ("name", "score") VALUES (?, ?)"#)
+        #expect(recordError?.sql == #"INSERT INTO "player" ("name", "score") VALUES (?,?)"#)
     }
 
     // MARK: - Records

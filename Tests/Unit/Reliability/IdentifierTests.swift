@@ -119,7 +119,7 @@ import Testing
             } catch let error as DatabaseError {
                 #expect(error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE)
                 #expect(error.message == "UNIQUE constraint failed: \(Self.table).\(Self.emailColumn)")
-                #expect(error.sql == #"INSERT INTO "my ""odd"" table ✨" ("the ""id""", "näme with space", "e-mail;--") VALUES (?, ?, ?)"#)
+                #expect(error.sql == #"INSERT INTO "my ""odd"" table ✨" ("the ""id""", "näme with space", "e-mail;--") VALUES (?,?,?)"#)
                 #expect(error.arguments == [2, "b", "same"])
             }
             do {

@@ -9,14 +9,24 @@
 public struct ColumnAssignment: Sendable {
     /// The assigned column.
     var columnName: String
-    /// The assigned value.
-    var value: SQLExpression
+    /// The assigned value; nil keeps the column as it is (`noOverwrite`).
+    var value: SQLExpression?
 }
 
 extension ColumnExpression {
     /// Assigns `value` to the column; nil assigns NULL.
     public func set(to value: (any SQLExpressible)?) -> ColumnAssignment {
         ColumnAssignment(columnName: name, value: value?.sqlExpression ?? .null)
+    }
+
+    /// Keeps the column as it is: in an upsert, the column is not
+    /// overwritten with the inserted value.
+    ///
+    /// ```swift
+    /// try player.upsertAndFetch(db) { _ in [Column("score").noOverwrite] }
+    /// ```
+    public var noOverwrite: ColumnAssignment {
+        ColumnAssignment(columnName: name, value: nil)
     }
 
     /// `column = column + value`

@@ -140,6 +140,8 @@ struct SQLQueryGenerator: SQLSubqueryGenerator {
         assignments: [ColumnAssignment]) throws -> Statement?
     {
         precondition(relation.group == nil, "Can't update a request with a GROUP BY clause")
+        // `noOverwrite` assignments set nothing.
+        let assignments = assignments.compactMap { assignment in assignment.value.map { (assignment.columnName, $0) } }
         if assignments.isEmpty { return nil }
         let hasJoins = !relation.joinedChildren.isEmpty
         // Assignments refer to the updated table, which the joined query
@@ -149,9 +151,8 @@ struct SQLQueryGenerator: SQLSubqueryGenerator {
         var sql = try relation.allCTEs.withClauseSQL(context)
         sql += conflictResolution == .abort ? "UPDATE " : "UPDATE OR \(conflictResolution.rawValue) "
         sql += tableSQL(context, alias: alias, keyword: " AS ")
-        sql += try " SET " + assignments.map { assignment in
-            try assignment.columnName.quotedDatabaseIdentifier + " = "
-                + assignment.value.qualified(with: alias).sql(context)
+        sql += try " SET " + assignments.map { columnName, value in
+            try columnName.quotedDatabaseIdentifier + " = " + value.qualified(with: alias).sql(context)
         }.joined(separator: ", ")
         if hasJoins {
             sql += try keySubqueryClause(context)

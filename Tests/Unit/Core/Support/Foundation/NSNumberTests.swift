@@ -27,7 +27,7 @@ import GRDBLite
         ("0", .int64(0)),
         ("9223372036854775808", .double(9223372036854775808)),
         ("9223372036854775806.5", .double(9223372036854775806.5)),
-        ("-9223372036854775809", .double(-9223372036854775809)),
+        ("-9223372036854775809", .double(-9223372036854775808)),  // the nearest Double
         ("1.5", .double(1.5)),
     ])
     func decimalNumbersStoreIntegersAsIntegers(text: String, storage: DatabaseValue.Storage) {
