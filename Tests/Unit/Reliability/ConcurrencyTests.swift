@@ -274,7 +274,10 @@ import TestSupport
         let release = DispatchSemaphore(value: 0)
         let starting = DispatchSemaphore(value: 0)
         let done = DispatchSemaphore(value: 0)
-        let timeout = DispatchTime.now() + 60
+        // Generous: the tasks need a cooperative thread to start, and under
+        // the sanitizers the other tests can keep both of this machine's
+        // busy for a minute.
+        let timeout = DispatchTime.now() + 300
 
         @Sendable func record(_ body: () throws -> Int?) {
             do {
@@ -304,7 +307,7 @@ import TestSupport
                     done.signal()
                 }.start()
             } else {
-                Task.detached {
+                Task.detached(priority: .high) {
                     starting.signal()
                     do {
                         let value = try await dbQueue.read { try Int.fetchOne($0, sql: "SELECT a FROM t") }
