@@ -5,6 +5,7 @@
 #   docker run --rm grdblite --filter Row         # arguments go to `swift test`
 #   docker run --rm -e GRDBLITE_SEED=42 grdblite  # environment reaches the tests
 #   docker run --rm grdblite bench --quick        # the benchmark's report on stdout
+#   docker run --rm grdblite bench instructions --quick   # instruction counts (valgrind)
 #   mkdir -p reports && docker run --rm --user "$(id -u):$(id -g)" \
 #     -v "$PWD/reports:/reports" grdblite bench --output /reports   # JSON + SVG on the host
 #   docker build --target tests -t grdblite:tests .   # tests only, without the release benchmark
@@ -49,7 +50,7 @@ RUN set -eu; \
 FROM swift:6.3-bookworm AS tests
 RUN export DEBIAN_FRONTEND=noninteractive \
     && apt-get -q update \
-    && apt-get -q install -y --no-install-recommends libsqlite3-dev libjemalloc-dev pkg-config \
+    && apt-get -q install -y --no-install-recommends libsqlite3-dev libjemalloc-dev pkg-config valgrind \
     && apt-get clean && rm -rf /var/lib/apt/lists/*
 # An unprivileged user (uid 1000, the usual first user of a Linux machine) owns the package
 # and its build. To write reports into a mounted folder owned by another uid, run with

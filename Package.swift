@@ -28,7 +28,7 @@ let package = Package(
             name: "grdblite-crash-writer",
             dependencies: ["GRDBLite"]),
         // Temporary directories, seeded random numbers and the reliability
-        // scale, shared by the unit and reliability tests.
+        // scale, shared by the test targets.
         .target(
             name: "TestSupport",
             path: "Tests/TestSupport"),
@@ -42,6 +42,7 @@ let package = Package(
             name: "PropertyTests",
             dependencies: [
                 "GRDBLite",
+                "TestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             path: "Tests/Property",

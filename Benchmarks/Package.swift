@@ -15,8 +15,12 @@ let package = Package(
         .package(name: "GRDBLite", path: ".."),
         // The command line.
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        // The peer: GRDBLite is measured against GRDB itself.
+        // The peers, at the versions the reports name (SoftwareInfo.peerVersions):
+        // GRDB, whose API GRDBLite keeps, and Vapor's SQLite stack.
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        .package(url: "https://github.com/vapor/sqlite-nio", exact: "1.13.2"),
+        .package(url: "https://github.com/vapor/sqlite-kit", exact: "4.5.2"),
+        .package(url: "https://github.com/vapor/sql-kit", exact: "3.36.0"),
     ],
     targets: [
         // The system SQLite, the one GRDBLite links, for the raw C side
@@ -30,7 +34,7 @@ let package = Package(
             name: "CJemalloc",
             pkgConfig: "jemalloc",
             providers: [.apt(["libjemalloc-dev"])]),
-        // Raw SQLite, GRDBLite and GRDB on GRDB's performance workloads.
+        // Raw SQLite, GRDBLite, GRDB and Vapor on GRDB's performance workloads.
         .executableTarget(
             name: "bench",
             dependencies: [
@@ -39,7 +43,14 @@ let package = Package(
                 "CJemalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
-            ]),
+                .product(name: "SQLiteNIO", package: "sqlite-nio"),
+                .product(name: "SQLiteKit", package: "sqlite-kit"),
+                .product(name: "SQLKit", package: "sql-kit"),
+            ],
+            // No DWARF in the executable (its symbol table stays): valgrind 3.19
+            // (Debian 12) can't read the DWARF 5 that clang writes for the C
+            // targets of the peers (SQLiteNIO's SQLite, NIO's shims), and gives up.
+            linkerSettings: [.unsafeFlags(["-Xlinker", "--strip-debug"])]),
     ],
     swiftLanguageModes: [.v6]
 )

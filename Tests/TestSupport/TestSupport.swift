@@ -2,17 +2,18 @@ import Foundation
 
 // Support shared by the unit and reliability test targets.
 
-/// A temporary directory, removed by `remove()`.
+/// A temporary directory for database files, removed by `remove()`.
 public struct TemporaryDirectory: Sendable {
     public let url: URL
 
     public init() throws {
         url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("grdblite-reliability-\(UUID().uuidString)")
+            .appendingPathComponent("grdblite-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
 
-    public func path(_ name: String) -> String {
+    /// The path of a file in the directory.
+    public func path(_ name: String = "db.sqlite") -> String {
         url.appendingPathComponent(name).path
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import GRDBLite
+import TestSupport
 
 // The README's examples, as written there (temporary paths aside), so that
 // the README cannot drift from the API.
@@ -86,10 +87,9 @@ private final class PlayerObserver: TransactionObserver {
 
 @Suite struct ReadmeExamplesTests {
     @Test func quickExample() throws {
-        let path = FileManager.default.temporaryDirectory
-            .appendingPathComponent("grdblite-readme-\(UUID().uuidString).sqlite").path
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        let dbQueue = try DatabaseQueue(path: path)
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let dbQueue = try DatabaseQueue(path: directory.path())
 
         try dbQueue.write { db in
             try db.execute(sql: """

@@ -30,11 +30,7 @@ final class Fixture {
             self.folder = folder
             self.isTemporary = false
         } else {
-            var template = Array((NSTemporaryDirectory() as NSString).appendingPathComponent("grdblite-bench-XXXXXX").utf8CString)
-            guard let created = mkdtemp(&template) else {
-                throw BenchError("can't create a temporary folder in \(NSTemporaryDirectory())")
-            }
-            self.folder = String(cString: created)
+            self.folder = try temporaryFolder()
             self.isTemporary = true
         }
         try generateFetchFileIfNeeded()

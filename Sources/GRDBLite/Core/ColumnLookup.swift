@@ -68,10 +68,12 @@ extension UnsafeMutablePointer where Pointee == ColumnLookup {
     func slowIndex(of name: String, offset: Int, width: Int, in statement: Statement) -> Int? {
         let position = pointee.position
         pointee.position = position + 1
+        let identifier = CaseInsensitiveIdentifier(name)
         let found = statement.columnNames[offset..<(offset + width)]
-            .firstIndex { $0.equalsIgnoringCase(name) }
+            .firstIndex { identifier.matches($0) }
             .map { $0 - offset }
         let entry = ColumnLookup.Entry(
+            // unsafeBitCast: the name's raw bits, only compared, never used as a String.
             bits: unsafeBitCast(name, to: (UInt64, UInt64).self), // see index(of:): compared only
             offset: offset, width: width,
             index: found ?? -1,

@@ -186,8 +186,7 @@ extension Database {
     func statementDidExecute(_ statement: Statement) throws {
         if statement.info.changesSchema || statement.info.transactionEffect?.rollsBack == true {
             // A rollback may undo schema changes.
-            schemaCache.removeAll()
-            recordStorage = nil
+            dropSchemaDependentCaches()
             // SQLite recompiles a statement after a schema change, and
             // `SELECT *` may then return other columns than the Statement
             // knows about.
@@ -216,8 +215,7 @@ extension Database {
         checkForAutocommitTransition()
         if wasInsideTransaction && wasAutocommit {
             // SQLite rolled the transaction back, maybe with schema changes.
-            schemaCache.removeAll()
-            recordStorage = nil
+            dropSchemaDependentCaches()
         }
         try executionObserver?.statementDidFail(statement)
         throw DatabaseError(

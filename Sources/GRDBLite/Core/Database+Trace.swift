@@ -63,6 +63,7 @@ extension Database {
         // Unmanaged, unretained: the callback belongs to the connection, which this object closes.
         // unsafe: `p` and `x` are typed by `mask`, as sqlite3_trace_v2 documents.
         sqlite3_trace_v2(sqliteConnection, UInt32(options.rawValue), { mask, dbPointer, p, x in
+            // Unmanaged, unretained: the connection closes this callback before it goes away.
             let db = Unmanaged<Database>.fromOpaque(dbPointer!).takeUnretainedValue()
             guard let trace = db.traceFunction, let p else { return 0 }
             let statement = OpaquePointer(p)
@@ -84,6 +85,6 @@ extension Database {
                 trace(.statement(event))
             }
             return 0
-        }, Unmanaged.passUnretained(self).toOpaque())
+        }, Unmanaged.passUnretained(self).toOpaque()) // Unmanaged, unretained: see above
     }
 }

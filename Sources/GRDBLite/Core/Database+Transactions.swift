@@ -71,13 +71,13 @@ extension Database {
     func updateSavepoints(_ effect: StatementInfo.TransactionEffect) {
         switch effect {
         case .beginSavepoint(let name):
-            savepointNames.append(name.asciiLowercased)
+            savepointNames.append(CaseInsensitiveIdentifier(name))
         case .releaseSavepoint(let name):
-            if let index = savepointNames.lastIndex(of: name.asciiLowercased) {
+            if let index = savepointNames.lastIndex(of: CaseInsensitiveIdentifier(name)) {
                 savepointNames.removeSubrange(index...)
             }
         case .rollbackSavepoint(let name):
-            if let index = savepointNames.lastIndex(of: name.asciiLowercased) {
+            if let index = savepointNames.lastIndex(of: CaseInsensitiveIdentifier(name)) {
                 savepointNames.removeSubrange((index + 1)...)
             }
         case .beginTransaction, .commitTransaction, .rollbackTransaction:
@@ -301,12 +301,5 @@ extension Database {
             }
         }
         return result!
-    }
-}
-
-extension String {
-    /// Lowercased in ASCII only, as SQLite compares savepoint names.
-    var asciiLowercased: String {
-        String(decoding: utf8.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
     }
 }

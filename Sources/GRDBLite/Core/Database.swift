@@ -48,24 +48,22 @@ public final class Database {
     var needsQueryOnlyReset = false
     /// Depth of `readOnly` calls.
     var readOnlyDepth = 0
-    /// The open savepoints, innermost last, in ASCII lowercase (SQLite
-    /// compares their names case-insensitively). Transaction observers
-    /// hold the changes made inside savepoints until they are released.
-    var savepointNames: [String] = []
+    /// The open savepoints, innermost last. Transaction observers hold the
+    /// changes made inside savepoints until they are released.
+    var savepointNames: [CaseInsensitiveIdentifier] = []
 
     /// Prepared statements, by SQL.
     var statementCache: [String: Statement] = [:]
-    /// Schema information (primary keys, columns...), cleared when a
-    /// statement changes the schema.
-    var schemaCache: [String: Any] = [:]
-    /// Storage of the record layer (its statement caches), opaque to Core.
-    /// Dropped when the schema changes.
-    var recordStorage: AnyObject?
+    /// The caches of the layers above Core (introspection, the record
+    /// layer's statements), dropped when the schema changes.
+    /// Unchecked exclusivity: read for every inserted record, by the one
+    /// thread that uses the connection.
+    @exclusivity(unchecked) var schemaDependentCaches: [any SchemaDependentCache] = []
     /// Collects what the statement under compilation does.
     let authorizer = StatementAuthorizer()
 
     var functions: [DatabaseFunction.ID: DatabaseFunction] = [:]
-    var collations: [String: DatabaseCollation] = [:]
+    var collations: [CaseInsensitiveIdentifier: DatabaseCollation] = [:]
     var busyCallback: Database.BusyCallback?
     var traceFunction: ((TraceEvent) -> Void)?
 
@@ -106,7 +104,7 @@ public final class Database {
             try function.install(in: self)
         }
         for collation in DatabaseCollation.builtIn {
-            collations[collation.name.lowercased()] = collation
+            collations[CaseInsensitiveIdentifier(collation.name)] = collation
             try collation.install(in: self)
         }
         let busyMode = configuration.readonly ? configuration.readonlyBusyMode ?? configuration.busyMode : configuration.busyMode
@@ -119,9 +117,10 @@ public final class Database {
             busyCallback = callback
             // Unmanaged, unretained: the handler belongs to the connection, which this object closes.
             sqlite3_busy_handler(sqliteConnection, { dbPointer, tries in
+                // Unmanaged, unretained: the connection removes this handler before it goes away.
                 let db = Unmanaged<Database>.fromOpaque(dbPointer!).takeUnretainedValue()
                 return db.busyCallback!(Int(tries)) ? 1 : 0
-            }, Unmanaged.passUnretained(self).toOpaque())
+            }, Unmanaged.passUnretained(self).toOpaque()) // Unmanaged, unretained: see above
         }
         if let trace = configuration.trace {
             self.trace { trace($0.description) }
@@ -144,7 +143,7 @@ public final class Database {
     /// Closes the connection; the statements it prepared become invalid.
     func close() {
         statementCache.removeAll()
-        recordStorage = nil
+        dropSchemaDependentCaches()
         executionObserver = nil
         authorizer.uninstall(from: self)
         // Statements still retained by the user are finalized when released:

@@ -24,11 +24,11 @@ public final class DatabaseCollation: Hashable, Sendable {
     }
 
     public static func == (lhs: DatabaseCollation, rhs: DatabaseCollation) -> Bool {
-        lhs.name.lowercased() == rhs.name.lowercased()
+        CaseInsensitiveIdentifier(lhs.name) == CaseInsensitiveIdentifier(rhs.name)
     }
 
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(name.lowercased())
+        hasher.combine(CaseInsensitiveIdentifier(name))
     }
 
     // The built-in collations have GRDB's SQL names, so that databases
@@ -70,14 +70,17 @@ public final class DatabaseCollation: Hashable, Sendable {
         let code = sqlite3_create_collation_v2(
             db.sqliteConnection, name, SQLITE_UTF8, context,
             { context, length1, bytes1, length2, bytes2 in
+                // Unmanaged, unretained: SQLite holds the retained reference until xDestroy.
                 let collation = Unmanaged<DatabaseCollation>.fromOpaque(context!).takeUnretainedValue()
                 let lhs = String(decoding: UnsafeRawBufferPointer(start: bytes1, count: Int(length1)), as: UTF8.self)
                 let rhs = String(decoding: UnsafeRawBufferPointer(start: bytes2, count: Int(length2)), as: UTF8.self)
                 return CInt(collation.compare(lhs, rhs).rawValue)
             },
+            // Unmanaged: xDestroy releases the reference retained at registration.
             { Unmanaged<DatabaseCollation>.fromOpaque($0!).release() })
         if code != SQLITE_OK {
             // SQLite doesn't call xDestroy when registration fails.
+            // Unmanaged: releases the reference retained for SQLite, which refused it.
             Unmanaged<DatabaseCollation>.fromOpaque(context).release()
             throw DatabaseError(resultCode: code, message: db.lastErrorMessage)
         }
@@ -88,7 +91,7 @@ extension Database {
     /// Adds or replaces a custom collation.
     public func add(collation: DatabaseCollation) {
         preconditionValidAccess()
-        collations[collation.name.lowercased()] = collation
+        collations[CaseInsensitiveIdentifier(collation.name)] = collation
         do {
             try collation.install(in: self)
         } catch {
@@ -99,7 +102,7 @@ extension Database {
     /// Removes a custom collation.
     public func remove(collation: DatabaseCollation) {
         preconditionValidAccess()
-        collations[collation.name.lowercased()] = nil
+        collations[CaseInsensitiveIdentifier(collation.name)] = nil
         sqlite3_create_collation_v2(sqliteConnection, collation.name, SQLITE_UTF8, nil, nil, nil)
     }
 }

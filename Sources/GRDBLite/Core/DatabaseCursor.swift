@@ -8,10 +8,6 @@ import CSQLite
 public protocol DatabaseCursor<Element>: Cursor {
     /// The statement that the cursor runs.
     var statement: Statement { get }
-    /// Whether the statement has no more row. Implementation detail.
-    var _isDone: Bool { get set }
-    /// The element for the current row. Implementation detail.
-    func _element() throws -> Element
 }
 
 extension DatabaseCursor {
@@ -32,13 +28,6 @@ extension DatabaseCursor {
             try statement.prepareForExecution()
         }
         try statement.database.statementWillExecute(statement)
-    }
-
-    @inlinable
-    public func next() throws -> Element? {
-        if _isDone { return nil }
-        guard try StatementStepper(statement).step(&_isDone) else { return nil }
-        return try _element()
     }
 
     /// The first element, transformed. A statement that writes (`INSERT
@@ -76,13 +65,17 @@ struct StatementStepper {
     // `columnLookup` and keeps the connection's memory (unowned reference);
     // `step` checks the access before anything else uses the connection.
     @usableFromInline let statement: Unmanaged<Statement>
+    // Unmanaged, unretained: the statement retains its connection's memory (see above).
     @usableFromInline let database: Unmanaged<Database>
     @usableFromInline let columnLookup: UnsafeMutablePointer<ColumnLookup>
 
     @usableFromInline
     init(_ statement: Statement) {
         self.sqliteStatement = statement.sqliteStatement
+        // Unmanaged, unretained: the cursor that owns this stepper retains
+        // the statement, which keeps its connection's memory.
         self.statement = Unmanaged.passUnretained(statement)
+        // Unmanaged, unretained: see above.
         self.database = Unmanaged.passUnretained(statement.database)
         self.columnLookup = statement.columnLookup
     }
@@ -91,6 +84,7 @@ struct StatementStepper {
     @inlinable
     @inline(__always)
     func step(_ isDone: inout Bool) throws -> Bool {
+        // Unmanaged, unretained: the statement keeps the connection alive.
         database._withUnsafeGuaranteedRef { $0.preconditionValidAccess("A database cursor") }
         columnLookup.pointee.position = 0
         let code = sqlite3_step(sqliteStatement)

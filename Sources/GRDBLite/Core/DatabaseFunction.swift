@@ -18,7 +18,7 @@ import Foundation
 public final class DatabaseFunction: Hashable, @unchecked Sendable {
     /// Identifies a function in SQLite: its name and number of arguments.
     struct ID: Hashable {
-        let name: String
+        let name: CaseInsensitiveIdentifier
         let argumentCount: CInt
     }
 
@@ -34,7 +34,7 @@ public final class DatabaseFunction: Hashable, @unchecked Sendable {
         case aggregate(any DatabaseAggregate.Type)
     }
 
-    var id: ID { ID(name: name.lowercased(), argumentCount: argumentCount) }
+    var id: ID { ID(name: CaseInsensitiveIdentifier(name), argumentCount: argumentCount) }
 
     /// Whether the function is an aggregate.
     var isAggregate: Bool {
@@ -91,6 +91,7 @@ public final class DatabaseFunction: Hashable, @unchecked Sendable {
         // SQLite owns a retained reference, released by xDestroy.
         let context = Unmanaged.passRetained(self).toOpaque()
         let destroy: @convention(c) (UnsafeMutableRawPointer?) -> Void = {
+            // Unmanaged: xDestroy releases the reference retained at registration.
             Unmanaged<DatabaseFunction>.fromOpaque($0!).release()
         }
         let code: CInt
@@ -170,6 +171,7 @@ public final class DatabaseFunction: Hashable, @unchecked Sendable {
                     sqlite3_uint64($0.count), grdblite_transient(), UInt8(SQLITE_UTF8))
             }
         case .blob(let data):
+            // unsafe bytes: alive for the call; SQLite copies them (SQLITE_TRANSIENT).
             data.withUnsafeBytes {
                 if let start = $0.baseAddress, $0.count > 0 {
                     sqlite3_result_blob64(sqliteContext, start, sqlite3_uint64($0.count), grdblite_transient())
@@ -204,14 +206,18 @@ public final class DatabaseFunction: Hashable, @unchecked Sendable {
         let slot = sqlite3_aggregate_context(sqliteContext, size)!.assumingMemoryBound(to: UnsafeMutableRawPointer?.self)
         let state: AggregateState
         if let pointer = slot.pointee {
+            // Unmanaged, unretained: SQLite's aggregate context holds the retained state.
             state = Unmanaged<AggregateState>.fromOpaque(pointer).takeUnretainedValue()
         } else {
+            // Unmanaged, unretained: SQLite holds the function's retained reference.
             let function = Unmanaged<DatabaseFunction>.fromOpaque(sqlite3_user_data(sqliteContext)).takeUnretainedValue()
             guard case .aggregate(let type) = function.kind else { fatalError("not an aggregate") }
             state = AggregateState(type.init())
+            // Unmanaged: retained in SQLite's aggregate context, released in xFinal.
             slot.pointee = Unmanaged.passRetained(state).toOpaque()
         }
         if final, let pointer = slot.pointee {
+            // Unmanaged: releases the state retained in the aggregate context.
             Unmanaged<AggregateState>.fromOpaque(pointer).release()
             slot.pointee = nil
         }

@@ -185,6 +185,7 @@ func bindText(_ string: String, to sqliteStatement: OpaquePointer, at index: CIn
 /// Binds bytes as a blob (an empty blob is a blob, not NULL).
 @usableFromInline
 func bindBlob(_ data: Data, to sqliteStatement: OpaquePointer, at index: CInt) -> CInt {
+    // unsafe bytes: alive for the call; SQLite copies them (SQLITE_TRANSIENT).
     data.withUnsafeBytes { buffer in
         if let start = buffer.baseAddress, buffer.count > 0 {
             return sqlite3_bind_blob64(sqliteStatement, index, start, sqlite3_uint64(buffer.count), grdblite_transient())

@@ -76,7 +76,10 @@ extension Row {
 public final class RowCursor: DatabaseCursor {
     public typealias Element = Row
     public let statement: Statement
-    @exclusivity(unchecked) public var _isDone = false
+    /// Whether the statement has no more row.
+    /// Unchecked exclusivity: read and written for every row, by the thread
+    /// of the cursor's database access (the stepper checks it).
+    @usableFromInline @exclusivity(unchecked) var isDone = false
     @usableFromInline let row: Row
     @usableFromInline let stepper: StatementStepper
 
@@ -97,13 +100,10 @@ public final class RowCursor: DatabaseCursor {
 
     @inlinable
     public func next() throws -> Row? {
-        if _isDone { return nil }
-        guard try stepper.step(&_isDone) else { return nil }
+        if isDone { return nil }
+        guard try stepper.step(&isDone) else { return nil }
         return row
     }
-
-    @inlinable
-    public func _element() -> Row { row }
 }
 
 @available(*, unavailable)

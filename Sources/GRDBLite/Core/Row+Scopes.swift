@@ -94,16 +94,6 @@ extension Row {
         return scoped
     }
 
-    /// A row with named slices: `layouts` maps names to column ranges of
-    /// this row.
-    func withScopes(_ layouts: [String: ScopeLayout]) -> Row {
-        if let statement {
-            return Row(statement: statement, offset: offset, count: count, scopeLayouts: layouts)
-        }
-        return Row(values: storedValues, names: storedNames, offset: offset, count: count,
-                   scopeLayouts: layouts, prefetchedRows: prefetchedRows)
-    }
-
     /// The rows of to-many associations, fetched by a second request.
     public struct PrefetchedRowsView: Equatable {
         var rows: [String: [Row]] = [:]

@@ -35,12 +35,10 @@ public final class Row {
     let scopeLayouts: [String: ScopeLayout]
     /// Rows fetched by an extra request, for to-many associations.
     public internal(set) var prefetchedRows = PrefetchedRowsView()
-    /// The record layer caches its row decoders here, so that the rows of a
-    /// cursor reuse them: the first one, then others (records decoded from
-    /// the row of another record). Entries live as long as the row, because
-    /// containers in use refer to them without retaining. Opaque to Core.
-    @usableFromInline @exclusivity(unchecked) var decoderCache: (record: ObjectIdentifier, key: ObjectIdentifier, value: AnyObject)?
-    @usableFromInline @exclusivity(unchecked) var moreDecoderCaches: [(record: ObjectIdentifier, key: ObjectIdentifier, value: AnyObject)] = []
+    /// What a layer above Core caches in the row (see ``RowCache``).
+    /// Unchecked exclusivity: read once per decoded record, by the one
+    /// thread that uses the row.
+    @usableFromInline @exclusivity(unchecked) var cacheStorage: (any RowCache)?
 
     /// A named slice of a row's columns, relative to the row.
     struct ScopeLayout {
@@ -173,7 +171,8 @@ public final class Row {
 
     @usableFromInline
     func storedIndex(forColumn name: String) -> Int? {
-        storedNames[offset..<(offset + count)].firstIndex { $0.equalsIgnoringCase(name) }.map { $0 - offset }
+        let name = CaseInsensitiveIdentifier(name)
+        return storedNames[offset..<(offset + count)].firstIndex { name.matches($0) }.map { $0 - offset }
     }
 
     func columnName(atUncheckedIndex index: Int) -> String {
@@ -430,5 +429,29 @@ extension Row: CustomStringConvertible, CustomDebugStringConvertible {
     public var debugDescription: String {
         if scopeLayouts.isEmpty && prefetchedRows.isEmpty { return description }
         return "▿ " + description
+    }
+}
+
+/// What a layer above Core caches in a row for as long as the row lives:
+/// the record layer's decoding containers (`RowDecoderCache`), which the
+/// row of a cursor reuses for every record. Core keeps it, and knows
+/// nothing else of it.
+@usableFromInline
+protocol RowCache: AnyObject { }
+
+extension Row {
+    /// The row's cache, if it has one of this type. A row holds one cache
+    /// (the record layer's).
+    @inlinable
+    func cache<Cache: RowCache>(ofType type: Cache.Type) -> Cache? {
+        guard let cache = cacheStorage, Swift.type(of: cache) == Cache.self else { return nil }
+        // Unsafe: the type was checked just above.
+        return unsafeDowncast(cache, to: Cache.self)
+    }
+
+    /// Sets the row's cache.
+    @usableFromInline
+    func setCache(_ cache: some RowCache) {
+        cacheStorage = cache
     }
 }

@@ -79,7 +79,8 @@ public final class Statement {
 
     /// The index of the leftmost column named `name` (case-insensitive).
     public func index(ofColumn name: String) -> Int? {
-        columnNames.firstIndex { $0.equalsIgnoringCase(name) }
+        let name = CaseInsensitiveIdentifier(name)
+        return columnNames.firstIndex { name.matches($0) }
     }
 
     // MARK: - Arguments
@@ -423,25 +424,5 @@ extension String {
               let last = utf8.lastIndex(where: { !isTrimmed($0) })
         else { return "" }
         return String(self[first...last])
-    }
-
-    /// Case-insensitive equality, as SQLite compares column names (ASCII),
-    /// with a Unicode fallback.
-    func equalsIgnoringCase(_ other: String) -> Bool {
-        if self == other { return true }
-        var lhs = utf8.makeIterator()
-        var rhs = other.utf8.makeIterator()
-        while true {
-            switch (lhs.next(), rhs.next()) {
-            case (nil, nil):
-                return true
-            case let (l?, r?):
-                if l == r { continue }
-                if l >= 0x80 || r >= 0x80 { return lowercased() == other.lowercased() }
-                if l | 0x20 != r | 0x20 || !((0x61...0x7A).contains(l | 0x20)) { return false }
-            default:
-                return false
-            }
-        }
     }
 }

@@ -41,9 +41,10 @@ final class StatementAuthorizer {
     private(set) var info = StatementInfo()
     /// Only statements that GRDBLite compiles are described.
     private var isCompiling = false
-    /// The region read by the compiled statement, collected only on demand
-    /// (``selectedRegion(_:)``) so that ordinary compilations don't pay.
-    private var selectedRegion: DatabaseRegion?
+    /// The columns read by the compiled statements, collected only on
+    /// demand (``selectedColumns(_:)``) so that ordinary compilations don't
+    /// pay.
+    private var selectedColumns: [SelectedColumn]?
     /// Decides whether deletions must be reported row by row. The database
     /// owns the authorizer (no weak reference: it would slow down every
     /// unowned reference to the database).
@@ -54,9 +55,10 @@ final class StatementAuthorizer {
         database = db
         // Unmanaged, unretained: the database that retains the authorizer removes it in uninstall.
         sqlite3_set_authorizer(db.sqliteConnection, { pointer, action, arg1, arg2, _, _ in
+            // Unmanaged, unretained: the database that retains the authorizer removes it in uninstall.
             Unmanaged<StatementAuthorizer>.fromOpaque(pointer!).takeUnretainedValue()
                 .authorize(action, arg1, arg2)
-        }, Unmanaged.passUnretained(self).toOpaque())
+        }, Unmanaged.passUnretained(self).toOpaque()) // Unmanaged, unretained: see above
     }
 
     func uninstall(from db: Database) {
@@ -72,13 +74,20 @@ final class StatementAuthorizer {
         return (result, info)
     }
 
-    /// Runs `body`, which compiles statements, and returns the tables and
-    /// columns they read.
-    func selectedRegion(_ body: () throws -> Void) rethrows -> DatabaseRegion {
-        selectedRegion = DatabaseRegion()
-        defer { selectedRegion = nil }
+    /// A column that a statement reads, as SQLite's authorizer reports it.
+    struct SelectedColumn {
+        var table: String
+        /// Empty for a read of the table itself (`COUNT(*)`).
+        var column: String
+    }
+
+    /// Runs `body`, which compiles statements, and returns the columns
+    /// they read (the observation layer makes regions of them).
+    func selectedColumns(_ body: () throws -> Void) rethrows -> [SelectedColumn] {
+        selectedColumns = []
+        defer { selectedColumns = nil }
         try body()
-        return selectedRegion!
+        return selectedColumns!
     }
 
     private func authorize(_ action: CInt, _ arg1: UnsafePointer<CChar>?, _ arg2: UnsafePointer<CChar>?) -> CInt {
@@ -94,13 +103,8 @@ final class StatementAuthorizer {
              SQLITE_CREATE_VTABLE, SQLITE_ALTER_TABLE, SQLITE_ATTACH, SQLITE_DETACH:
             info.changesSchema = true
         case SQLITE_READ:
-            guard selectedRegion != nil, let arg1, let arg2 else { break }
-            let table = String(cString: arg1)
-            let column = String(cString: arg2)
-            // An empty column is a read of the table itself: COUNT(*).
-            selectedRegion!.formUnion(column.isEmpty
-                ? DatabaseRegion(table: table)
-                : DatabaseRegion(table: table, columns: [column]))
+            guard selectedColumns != nil, let arg1, let arg2 else { break }
+            selectedColumns!.append(SelectedColumn(table: String(cString: arg1), column: String(cString: arg2)))
         case SQLITE_INSERT:
             if let arg1 { info.writes.append(.insert(table: String(cString: arg1))) }
         case SQLITE_UPDATE:

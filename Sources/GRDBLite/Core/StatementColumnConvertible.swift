@@ -107,7 +107,10 @@ where Value: DatabaseValueConvertible & StatementColumnConvertible
 {
     public typealias Element = Value
     public let statement: Statement
-    @exclusivity(unchecked) public var _isDone = false
+    /// Whether the statement has no more row.
+    /// Unchecked exclusivity: read and written for every row, by the thread
+    /// of the cursor's database access (the stepper checks it).
+    @usableFromInline @exclusivity(unchecked) var isDone = false
     @usableFromInline let row: Row
     @usableFromInline let stepper: StatementStepper
 
@@ -125,15 +128,11 @@ where Value: DatabaseValueConvertible & StatementColumnConvertible
 
     @inlinable
     public func next() throws -> Value? {
-        if _isDone { return nil }
-        guard try stepper.step(&_isDone) else { return nil }
-        return try _element()
+        if isDone { return nil }
+        guard try stepper.step(&isDone) else { return nil }
+        return try row.fastDecode(Value.self, atUncheckedIndex: 0)
     }
 
-    @inlinable
-    public func _element() throws -> Value {
-        try row.fastDecode(Value.self, atUncheckedIndex: 0)
-    }
 }
 
 @available(*, unavailable)

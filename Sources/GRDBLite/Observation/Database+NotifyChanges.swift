@@ -36,7 +36,7 @@ extension Database {
             {
                 return (name, schema)
             }
-            if name.asciiLowercased == master {
+            if CaseInsensitiveIdentifier(name) == CaseInsensitiveIdentifier(master) {
                 return (master, schema)
             }
         }

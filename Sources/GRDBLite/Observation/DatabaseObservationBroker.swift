@@ -373,12 +373,14 @@ final class DatabaseObservationBroker: StatementExecutionObserver {
     /// `stopObservingDatabaseChangesUntilNextTransaction()`.
     static var current: DatabaseObservationBroker? {
         pthread_getspecific(currentBrokerKey).map {
+            // Unretained: set by `withCurrentBroker`, during which the broker lives.
             Unmanaged<DatabaseObservationBroker>.fromOpaque($0).takeUnretainedValue()
         }
     }
 
     private func withCurrentBroker(_ body: () -> Void) {
         let previous = pthread_getspecific(currentBrokerKey)
+        // Unretained: unset before `self` returns.
         pthread_setspecific(currentBrokerKey, Unmanaged.passUnretained(self).toOpaque())
         defer { pthread_setspecific(currentBrokerKey, previous) }
         body()
@@ -393,8 +395,11 @@ final class DatabaseObservationBroker: StatementExecutionObserver {
             sqlite3_rollback_hook(connection, nil, nil)
             return
         }
+        // Unretained: the hooks are removed before the broker goes (the
+        // connection owns the broker, and uninstalls it before releasing it).
         let context = Unmanaged.passUnretained(self).toOpaque()
         sqlite3_commit_hook(connection, { context in
+            // Unretained: see `context` above.
             let broker = Unmanaged<DatabaseObservationBroker>.fromOpaque(context!).takeUnretainedValue()
             do {
                 try broker.notifyWillCommit()
@@ -409,6 +414,7 @@ final class DatabaseObservationBroker: StatementExecutionObserver {
             }
         }, context)
         sqlite3_rollback_hook(connection, { context in
+            // Unretained: see `context` above.
             let broker = Unmanaged<DatabaseObservationBroker>.fromOpaque(context!).takeUnretainedValue()
             if case .cancelledCommit = broker.completion { return }
             broker.completion = .rollback
@@ -422,13 +428,17 @@ final class DatabaseObservationBroker: StatementExecutionObserver {
             sqlite3_preupdate_hook(connection, nil, nil)
             return
         }
+        // Unretained: the hooks are removed before the broker goes (the
+        // connection owns the broker, and uninstalls it before releasing it).
         let context = Unmanaged.passUnretained(self).toOpaque()
         sqlite3_update_hook(connection, { context, kind, database, table, rowID in
+            // Unretained: see `context` above.
             let broker = Unmanaged<DatabaseObservationBroker>.fromOpaque(context!).takeUnretainedValue()
             guard let eventKind = DatabaseEvent.Kind(rawValue: kind), let database, let table else { return }
             broker.rowDidChange(DatabaseEvent(kind: eventKind, rowID: rowID, names: .live(database: database, table: table)))
         }, context)
         sqlite3_preupdate_hook(connection, { context, connection, kind, database, table, initialRowID, finalRowID in
+            // Unretained: see `context` above.
             let broker = Unmanaged<DatabaseObservationBroker>.fromOpaque(context!).takeUnretainedValue()
             guard DatabasePreUpdateEvent.Kind(rawValue: kind) != nil, let connection, let database, let table else {
                 return

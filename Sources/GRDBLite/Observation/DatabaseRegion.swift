@@ -13,9 +13,9 @@
 /// Table and column names are case-insensitive.
 public struct DatabaseRegion: Sendable {
     /// nil for the full database.
-    private var tableRegions: [CaseInsensitiveName: TableRegion]?
+    private var tableRegions: [CaseInsensitiveIdentifier: TableRegion]?
 
-    private init(tableRegions: [CaseInsensitiveName: TableRegion]?) {
+    private init(tableRegions: [CaseInsensitiveIdentifier: TableRegion]?) {
         self.tableRegions = tableRegions
     }
 
@@ -29,18 +29,18 @@ public struct DatabaseRegion: Sendable {
 
     /// All rows and columns of a table.
     public init(table: String) {
-        self.init(tableRegions: [CaseInsensitiveName(table): TableRegion(columns: nil, rowIDs: nil)])
+        self.init(tableRegions: [CaseInsensitiveIdentifier(table): TableRegion(columns: nil, rowIDs: nil)])
     }
 
     /// Some columns of a table, in all rows.
     public init(table: String, columns: Set<String>) {
-        let columns = Set(columns.map(CaseInsensitiveName.init))
-        self.init(tableRegions: [CaseInsensitiveName(table): TableRegion(columns: columns, rowIDs: nil)])
+        let columns = Set(columns.map(CaseInsensitiveIdentifier.init))
+        self.init(tableRegions: [CaseInsensitiveIdentifier(table): TableRegion(columns: columns, rowIDs: nil)])
     }
 
     /// Some rows of a table, with all their columns.
     init(table: String, rowIDs: Set<Int64>) {
-        self.init(tableRegions: [CaseInsensitiveName(table): TableRegion(columns: nil, rowIDs: rowIDs)])
+        self.init(tableRegions: [CaseInsensitiveIdentifier(table): TableRegion(columns: nil, rowIDs: rowIDs)])
     }
 
     /// Whether the region is empty.
@@ -68,7 +68,7 @@ public struct DatabaseRegion: Sendable {
     func intersection(_ other: DatabaseRegion) -> DatabaseRegion {
         guard let tableRegions else { return other }
         guard let otherTableRegions = other.tableRegions else { return self }
-        var result: [CaseInsensitiveName: TableRegion] = [:]
+        var result: [CaseInsensitiveIdentifier: TableRegion] = [:]
         for (table, tableRegion) in tableRegions {
             guard let otherTableRegion = otherTableRegions[table] else { continue }
             let intersection = tableRegion.intersection(otherTableRegion)
@@ -86,7 +86,7 @@ public struct DatabaseRegion: Sendable {
     /// ``isModified(byEventsOfKind:)`` accepted.
     public func isModified(by event: DatabaseEvent) -> Bool {
         guard let tableRegions else { return true }
-        guard let tableRegion = tableRegions[CaseInsensitiveName(event.tableName)] else {
+        guard let tableRegion = tableRegions[CaseInsensitiveIdentifier(event.tableName)] else {
             // A change SQLite did not announce when the statement compiled
             // (the shadow tables of FTS virtual tables): assume it matters.
             return true
@@ -100,12 +100,12 @@ public struct DatabaseRegion: Sendable {
     func impactfulEventKinds(_ db: Database) throws -> [DatabaseEventKind] {
         var tables: [(name: String, columns: Set<String>)] = []
         if let tableRegions {
-            for (table, tableRegion) in tableRegions.sorted(by: { $0.key.key < $1.key.key }) {
-                guard let (name, schema) = try db.canonicalTable(table.name) else { continue }
+            for (table, tableRegion) in tableRegions.sorted(by: { $0.key < $1.key }) {
+                guard let (name, schema) = try db.canonicalTable(table.rawValue) else { continue }
                 var columns = try db.columnNames(ofTable: name, schema: schema)
                 if let regionColumns = tableRegion.columns {
                     // Actual names, as the authorizer reports them.
-                    columns = columns.filter { regionColumns.contains(CaseInsensitiveName($0)) }
+                    columns = columns.filter { regionColumns.contains(CaseInsensitiveIdentifier($0)) }
                 }
                 tables.append((name, columns))
             }
@@ -130,11 +130,11 @@ extension DatabaseRegion: CustomStringConvertible {
         guard let tableRegions else { return "full database" }
         if tableRegions.isEmpty { return "empty" }
         return tableRegions
-            .sorted { $0.key.key < $1.key.key }
+            .sorted { $0.key < $1.key }
             .map { table, tableRegion in
-                var description = table.name
+                var description = table.rawValue
                 if let columns = tableRegion.columns {
-                    description += "(" + columns.map(\.name).sorted().joined(separator: ",") + ")"
+                    description += "(" + columns.map(\.rawValue).sorted().joined(separator: ",") + ")"
                 } else {
                     description += "(*)"
                 }
@@ -149,7 +149,7 @@ extension DatabaseRegion: CustomStringConvertible {
 
 /// The part of a table in a region: nil means all columns, or all rows.
 private struct TableRegion: Equatable, Sendable {
-    var columns: Set<CaseInsensitiveName>?
+    var columns: Set<CaseInsensitiveIdentifier>?
     var rowIDs: Set<Int64>?
 
     var isEmpty: Bool {
@@ -179,21 +179,6 @@ private struct TableRegion: Equatable, Sendable {
         guard let lhs, let rhs else { return nil }
         return lhs.union(rhs)
     }
-}
-
-/// A table or column name that compares as SQLite does (ASCII
-/// case-insensitive), and remembers how it was written.
-struct CaseInsensitiveName: Hashable, Sendable {
-    let name: String
-    let key: String
-
-    init(_ name: String) {
-        self.name = name
-        self.key = name.asciiLowercased
-    }
-
-    static func == (lhs: Self, rhs: Self) -> Bool { lhs.key == rhs.key }
-    func hash(into hasher: inout Hasher) { hasher.combine(key) }
 }
 
 // MARK: - DatabaseRegionConvertible

@@ -16,6 +16,8 @@ public enum DatabaseDataDecodingStrategy: Sendable {
 }
 
 /// How `Date` properties of `Decodable` records are read.
+// @unchecked Sendable: `DateFormatter` is not declared Sendable, but a
+// configured formatter can be used from several threads (as GRDB assumes).
 public enum DatabaseDateDecodingStrategy: @unchecked Sendable {
     /// GRDB's default: text in any SQLite date format, numbers as Unix
     /// timestamps (`Date.fromDatabaseValue`).

@@ -26,6 +26,8 @@ public enum DatabaseDataEncodingStrategy: Sendable {
 }
 
 /// How `Date` properties of `Encodable` records are stored.
+// @unchecked Sendable: `DateFormatter` is not declared Sendable, but a
+// configured formatter can be used from several threads (as GRDB assumes).
 public enum DatabaseDateEncodingStrategy: @unchecked Sendable {
     /// GRDB's default: "yyyy-MM-dd HH:mm:ss.SSS" text in UTC.
     case deferredToDate

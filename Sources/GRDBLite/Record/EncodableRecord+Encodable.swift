@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 // Encodable records: each coding key writes the column of the same name
 // (through `databaseColumnEncodingStrategy`). Database values are stored as
@@ -9,46 +10,195 @@ import Foundation
 // Performance: the keyed container is built once and reused with the
 // persistence container of the connection, so encoding a record for an
 // insert allocates nothing.
+//
+// Lifetimes: `encode(to:)` may keep the encoder or the keyed container
+// beyond its return. Both then trap when they are used, with an
+// explanation: the persistence container they wrote into is gone, and they
+// must not write into the container of another record.
 
 extension EncodableRecord where Self: Encodable {
     /// Encodes the record: each coding key writes the column of the same
     /// name.
     @inlinable
     public func encode(to container: inout PersistenceContainer) throws {
-        let cache = container.encoderCache ?? RecordEncoderCache()
+        let encoderCache = container.encoderCache
+        // Unsafe: the pointer is used by the keyed container during this
+        // call only (it traps afterwards).
         try withUnsafeMutablePointer(to: &container) { pointer in
-            cache.container = pointer
-            defer { cache.container = nil }
-            try encode(to: RecordEncoder<Self>(cache: cache))
+            let cache = RecordEncoderCache.begin(encoderCache, encodingInto: pointer)
+            defer { cache.end() }
+            try encode(to: RecordEncoder<Self>(cache: cache, call: cache.call))
         }
     }
 }
 
-/// Holds the container being filled, and the keyed encoding container that
-/// writes into it.
+/// What the encoder of `Encodable` records reuses from one record to the
+/// next: its keyed container. Shared by a persistence container and its
+/// copies, which may be sent to other threads.
+///
+/// `@unchecked Sendable`: the properties other than `isBusy` are only used
+/// by the thread that set `isBusy` (between `begin` and `end`); other
+/// threads use a cache of their own.
 @usableFromInline
-final class RecordEncoderCache {
+// @unchecked Sendable: see above.
+final class RecordEncoderCache: @unchecked Sendable {
+    @usableFromInline let isBusy = Atomic<Bool>(false)
+    // Unchecked exclusivity, for all properties below: they are used for
+    // every encoded record, by the thread that holds `isBusy`.
+    /// The persistence container of the running `encode(to:)`, nil between
+    /// calls.
     @usableFromInline @exclusivity(unchecked) var container: UnsafeMutablePointer<PersistenceContainer>?
-    @usableFromInline @exclusivity(unchecked) var keyedContainer: (record: ObjectIdentifier, key: ObjectIdentifier, value: AnyObject)?
+    /// Counts the calls of `encode(to:)`: an encoder of a finished call
+    /// must not write into the container of the running one.
+    // Unchecked exclusivity: see above.
+    @usableFromInline @exclusivity(unchecked) var call: UInt = 0
+    /// The cached keyed container: its record and key types, and its box
+    /// (nil if none).
+    // Unchecked exclusivity: see above.
+    @usableFromInline @exclusivity(unchecked) var cachedRecord: ObjectIdentifier?
+    // Unchecked exclusivity: see above.
+    @usableFromInline @exclusivity(unchecked) var cachedKey: ObjectIdentifier?
+    // Unchecked exclusivity: see above.
+    @usableFromInline @exclusivity(unchecked) var cachedBox: AnyObject?
+    /// Where the cached keyed container writes: armed with `container`
+    /// when the container is given out, disarmed by `end()`.
+    // Unchecked exclusivity: see above.
+    @usableFromInline @exclusivity(unchecked) var target: RecordEncodingTarget
+    /// The targets of the other keyed containers given out during the
+    /// running call, which are not cached.
+    // Unchecked exclusivity: see above.
+    @usableFromInline @exclusivity(unchecked) var otherTargets: [RecordEncodingTarget] = []
 
-    @usableFromInline init() { }
+    @usableFromInline
+    init() {
+        target = RecordEncodingTarget()
+        target.cache = self
+    }
+
+    /// Starts encoding a record into `container`, with `cache` if no other
+    /// thread uses it, or with a new cache.
+    @inlinable
+    @inline(__always)
+    static func begin(
+        _ cache: RecordEncoderCache?,
+        encodingInto container: UnsafeMutablePointer<PersistenceContainer>) -> RecordEncoderCache
+    {
+        let cache = if let cache, cache.isBusy.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged {
+            cache
+        } else {
+            RecordEncoderCache()
+        }
+        cache.container = container
+        cache.call &+= 1
+        return cache
+    }
+
+    /// Ends the call of `encode(to:)`: the containers given out can't
+    /// write anymore, and a container that the user kept is not reused.
+    @inlinable
+    @inline(__always)
+    func end() {
+        container = nil
+        if target.container != nil {
+            target.container = nil
+            if !isKnownUniquelyReferenced(&cachedBox) {
+                retireCachedContainer()
+            }
+        }
+        if _slowPath(!otherTargets.isEmpty) {
+            retireOtherTargets()
+        }
+        isBusy.store(false, ordering: .releasing)
+    }
+
+    /// Forgets the cached container, which the user kept: it can't write
+    /// anymore.
+    @usableFromInline
+    func retireCachedContainer() {
+        cachedRecord = nil
+        cachedKey = nil
+        cachedBox = nil
+        target = RecordEncodingTarget()
+        target.cache = self
+    }
+
+    @usableFromInline
+    func retireOtherTargets() {
+        for target in otherTargets { target.container = nil }
+        otherTargets.removeAll()
+    }
+
+    /// The keyed container of a record type, when it is not the cached one.
+    @usableFromInline
+    func makeKeyedContainer<Record: EncodableRecord, Key: CodingKey>(
+        _ record: Record.Type,
+        keyedBy type: Key.Type) -> KeyedEncodingContainer<Key>
+    {
+        if target.container != nil || !CodingContainerBox.isAvailable {
+            // The cached container is in use, or kept containers can't be
+            // detected: a container that is not cached.
+            let target = RecordEncodingTarget()
+            target.cache = self
+            target.container = container
+            otherTargets.append(target)
+            return KeyedEncodingContainer(RecordKeyedEncodingContainer<Record, Key>(target: target))
+        }
+        // Replaces the cached container, which no one else holds (it was
+        // checked when its call ended).
+        let keyedContainer = KeyedEncodingContainer(RecordKeyedEncodingContainer<Record, Key>(target: target))
+        cachedRecord = ObjectIdentifier(Record.self)
+        cachedKey = ObjectIdentifier(Key.self)
+        cachedBox = CodingContainerBox.box(of: keyedContainer)
+        target.container = container
+        return keyedContainer
+    }
+
+    @usableFromInline
+    static func encoderMisuse() -> Never {
+        fatalError("""
+            The Encoder of a record was used after its `encode(to:)` returned: \
+            it writes into the persistence container of that call only. \
+            Encode values inside `encode(to:)` instead of keeping the encoder.
+            """)
+    }
 }
 
-/// Holds a boxed keyed container in a `RecordEncoderCache`.
+/// Where a keyed container of the record encoder writes: the persistence
+/// container of the running `encode(to:)`, nil outside of the call that
+/// gave out the keyed container.
 @usableFromInline
-final class KeyedEncodingContainerBox<Key: CodingKey> {
-    @usableFromInline let container: KeyedEncodingContainer<Key>
-    @usableFromInline init(_ container: KeyedEncodingContainer<Key>) { self.container = container }
+final class RecordEncodingTarget {
+    /// Unchecked exclusivity: used for every encoded value, by the thread
+    /// that runs `encode(to:)`.
+    @usableFromInline @exclusivity(unchecked) var container: UnsafeMutablePointer<PersistenceContainer>?
+    /// The cache that gave out the container: only used while `container`
+    /// is not nil, when the cache is alive (the running call holds it).
+    /// Unowned: the cache owns this target.
+    @usableFromInline unowned(unsafe) var cache: RecordEncoderCache?
+
+    init() { }
+
+    @usableFromInline
+    static func containerMisuse() -> Never {
+        fatalError("""
+            A KeyedEncodingContainer of a record was used after its `encode(to:)` returned: \
+            it writes into the persistence container of that call only. \
+            Encode values inside `encode(to:)` instead of keeping the container.
+            """)
+    }
 }
 
 /// The `Encoder` of `Encodable` records.
 @usableFromInline
 struct RecordEncoder<Record: EncodableRecord>: Encoder {
     @usableFromInline let cache: RecordEncoderCache
+    /// The call of `encode(to:)` that the encoder serves.
+    @usableFromInline let call: UInt
 
     @inlinable
-    init(cache: RecordEncoderCache) {
+    init(cache: RecordEncoderCache, call: UInt) {
         self.cache = cache
+        self.call = call
     }
 
     @usableFromInline var codingPath: [any CodingKey] { [] }
@@ -56,14 +206,15 @@ struct RecordEncoder<Record: EncodableRecord>: Encoder {
 
     @inlinable
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        let recordID = ObjectIdentifier(Record.self)
-        let keyID = ObjectIdentifier(Key.self)
-        if let cached = cache.keyedContainer, cached.record == recordID, cached.key == keyID {
-            return unsafeDowncast(cached.value, to: KeyedEncodingContainerBox<Key>.self).container
+        guard cache.call == call, let container = cache.container else {
+            RecordEncoderCache.encoderMisuse()
         }
-        let container = KeyedEncodingContainer(RecordKeyedEncodingContainer<Record, Key>(cache: cache))
-        cache.keyedContainer = (recordID, keyID, KeyedEncodingContainerBox(container))
-        return container
+        if cache.cachedRecord == ObjectIdentifier(Record.self), cache.cachedKey == ObjectIdentifier(Key.self) {
+            cache.target.container = container
+            // Unsafe: the box is there when the record and key types are.
+            return CodingContainerBox.container(cache.cachedBox.unsafelyUnwrapped, as: KeyedEncodingContainer<Key>.self)
+        }
+        return cache.makeKeyedContainer(Record.self, keyedBy: type)
     }
 
     @usableFromInline
@@ -77,19 +228,16 @@ struct RecordEncoder<Record: EncodableRecord>: Encoder {
     }
 }
 
-/// Writes the columns of a record into the current persistence container.
-///
-/// A struct of an unmanaged reference, so that copying it involves no
-/// reference counting: the standard library's container box copies it for
-/// every encoded value. The cache owns the box, and so this container.
+/// Writes the columns of a record into the persistence container of the
+/// running `encode(to:)`.
 @usableFromInline
 struct RecordKeyedEncodingContainer<Record: EncodableRecord, Key: CodingKey>: KeyedEncodingContainerProtocol {
-    @usableFromInline let unmanagedCache: Unmanaged<RecordEncoderCache>
+    @usableFromInline let target: RecordEncodingTarget
     @usableFromInline let usesDefaultKeys: Bool
 
     @usableFromInline
-    init(cache: RecordEncoderCache) {
-        self.unmanagedCache = Unmanaged.passUnretained(cache)
+    init(target: RecordEncodingTarget) {
+        self.target = target
         if case .useDefaultKeys = Record.databaseColumnEncodingStrategy {
             usesDefaultKeys = true
         } else {
@@ -105,15 +253,20 @@ struct RecordKeyedEncodingContainer<Record: EncodableRecord, Key: CodingKey>: Ke
         usesDefaultKeys ? key.stringValue : Record.databaseColumnEncodingStrategy.column(forKey: key)
     }
 
-    @usableFromInline
-    var cache: RecordEncoderCache { unmanagedCache.takeUnretainedValue() }
+    /// The persistence container; traps outside of the call of
+    /// `encode(to:)` that gave out the container.
+    @inlinable
+    @inline(__always)
+    var persistenceContainer: UnsafeMutablePointer<PersistenceContainer> {
+        guard let container = target.container else { RecordEncodingTarget.containerMisuse() }
+        return container
+    }
 
     @inlinable
     @inline(__always)
     func set(_ value: consuming DatabaseValue, forKey key: Key) {
         let column = column(forKey: key)
-        let container = unmanagedCache._withUnsafeGuaranteedRef { $0.container! }
-        container.pointee.set(value, forColumn: column)
+        persistenceContainer.pointee.set(value, forColumn: column)
     }
 
     @inlinable func encodeNil(forKey key: Key) throws { set(.null, forKey: key) }
@@ -163,8 +316,7 @@ struct RecordKeyedEncodingContainer<Record: EncodableRecord, Key: CodingKey>: Ke
     func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         let column = column(forKey: key)
         let dbValue = try RecordValueEncoding<Record>.databaseValue(value, column: column, key: key)
-        let container = unmanagedCache._withUnsafeGuaranteedRef { $0.container! }
-        container.pointee.set(dbValue, forColumn: column)
+        persistenceContainer.pointee.set(dbValue, forColumn: column)
     }
 
     @usableFromInline
@@ -184,10 +336,14 @@ struct RecordKeyedEncodingContainer<Record: EncodableRecord, Key: CodingKey>: Ke
     }
 
     @usableFromInline
-    func superEncoder() -> any Encoder { RecordEncoder<Record>(cache: cache) }
+    func superEncoder() -> any Encoder {
+        _ = persistenceContainer // traps outside of the call
+        let cache = target.cache.unsafelyUnwrapped // alive during the call
+        return RecordEncoder<Record>(cache: cache, call: cache.call)
+    }
 
     @usableFromInline
-    func superEncoder(forKey key: Key) -> any Encoder { RecordEncoder<Record>(cache: cache) }
+    func superEncoder(forKey key: Key) -> any Encoder { superEncoder() }
 }
 
 /// Turns any `Encodable` value into a database value.

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 // Decodable records: each coding key reads, in this order, the column of
 // the same name (through `databaseColumnDecodingStrategy`), the row scope of
@@ -14,6 +15,13 @@ import Foundation
 // Performance: the keyed container is built once per cursor and reused for
 // every row, and coding keys find their column through the row's lookup
 // cache, so decoding a record allocates nothing beyond the record itself.
+//
+// Lifetimes: `init(from:)` may keep the decoder or a container beyond its
+// return. Decoders, single value, unkeyed and nested containers own their
+// rows: they stay valid. The cached keyed container refers to its row
+// without retaining it (see `RowKeyedDecodingContainer`): once the row is
+// gone, using a kept container traps with an explanation, instead of
+// reading freed memory.
 
 extension FetchableRecord where Self: Decodable {
     /// Decodes a record from a row: each coding key reads the column of the
@@ -46,44 +54,7 @@ struct RowDecoder<Record: FetchableRecord>: Decoder {
         }
         // Rows of a cursor are the same object for every record: reuse the
         // container built for the first one.
-        // Identify the container by its generic arguments, which unspecialized
-        // code has at hand (unlike the metadata of the container type).
-        let recordID = ObjectIdentifier(Record.self)
-        let keyID = ObjectIdentifier(Key.self)
-        if let cache = row.decoderCache, cache.record == recordID, cache.key == keyID {
-            let box = unsafeDowncast(cache.value, to: KeyedContainerBox<Key>.self)
-            box.state.startRecord()
-            return box.container
-        }
-        return otherCachedContainer(keyedBy: type, recordID: recordID, keyID: keyID)
-    }
-
-    /// The cached container when it is not the row's first one; creates it
-    /// if needed. Entries are never replaced: a container in use (the one
-    /// of a record that decodes another record from the same row) must
-    /// keep its state.
-    @usableFromInline
-    func otherCachedContainer<Key: CodingKey>(
-        keyedBy type: Key.Type,
-        recordID: ObjectIdentifier,
-        keyID: ObjectIdentifier) -> KeyedDecodingContainer<Key>
-    {
-        if let cache = row.moreDecoderCaches.first(where: { $0.record == recordID && $0.key == keyID }) {
-            let box = unsafeDowncast(cache.value, to: KeyedContainerBox<Key>.self)
-            box.state.startRecord()
-            return box.container
-        }
-        // The row owns the cache, which owns the container's state: the
-        // state must not retain the row.
-        let state = RowKeyedDecodingContainer<Record, Key>.makeState(row: row, codingPath: [])
-        let container = KeyedDecodingContainer(RowKeyedDecodingContainer<Record, Key>(row: row, state: state))
-        let entry = (recordID, keyID, KeyedContainerBox(container, state: state) as AnyObject)
-        if row.decoderCache == nil {
-            row.decoderCache = entry
-        } else {
-            row.moreDecoderCaches.append(entry)
-        }
-        return container
+        return RowDecoderCache.container(Record.self, keyedBy: type, row: row)
     }
 
     /// The container of a nested decoding, which owns its state.
@@ -112,29 +83,137 @@ struct RowDecoder<Record: FetchableRecord>: Decoder {
     }
 }
 
-/// Holds a boxed keyed container in `Row.decoderCache`.
+/// The keyed containers of the records decoded from a row, built for the
+/// first record and reused for the next ones: the row of a cursor is the
+/// same object for every record. Core keeps it in the row (``RowCache``).
+///
+/// Containers are identified by their generic arguments, which
+/// unspecialized code has at hand (unlike the metadata of the container
+/// type). They are never replaced: a container in use (the one of a record
+/// that decodes another record from the same row) must keep its state.
 @usableFromInline
-final class KeyedContainerBox<Key: CodingKey> {
-    @usableFromInline let container: KeyedDecodingContainer<Key>
-    @usableFromInline let state: RowDecodingState
-    @usableFromInline init(_ container: KeyedDecodingContainer<Key>, state: RowDecodingState) {
-        self.container = container
-        self.state = state
+final class RowDecoderCache: RowCache {
+    /// The container of the row's records.
+    @usableFromInline let first: CachedDecodingContainer
+    /// The containers of other records decoded from the row.
+    /// Unchecked exclusivity: used by the one thread that uses the row.
+    @exclusivity(unchecked) var others: [CachedDecodingContainer] = []
+
+    init(first: CachedDecodingContainer) {
+        self.first = first
+    }
+
+    /// The keyed container of `Record` and `Key` in `row`.
+    @inlinable
+    static func container<Record: FetchableRecord, Key: CodingKey>(
+        _ record: Record.Type,
+        keyedBy type: Key.Type,
+        row: Row) -> KeyedDecodingContainer<Key>
+    {
+        if let cache = row.cache(ofType: RowDecoderCache.self) {
+            return cache.container(Record.self, keyedBy: Key.self, row: row)
+        }
+        return otherContainer(Record.self, keyedBy: Key.self, row: row)
+    }
+
+    @inlinable
+    @inline(__always)
+    func container<Record: FetchableRecord, Key: CodingKey>(
+        _ record: Record.Type,
+        keyedBy type: Key.Type,
+        row: Row) -> KeyedDecodingContainer<Key>
+    {
+        if first.record == ObjectIdentifier(Record.self), first.key == ObjectIdentifier(Key.self) {
+            first.state.startRecord()
+            return CodingContainerBox.container(first.box, as: KeyedDecodingContainer<Key>.self)
+        }
+        return Self.otherContainer(Record.self, keyedBy: Key.self, row: row)
+    }
+
+    /// The container when it is not the row's first one; creates it if
+    /// needed.
+    @usableFromInline
+    static func otherContainer<Record: FetchableRecord, Key: CodingKey>(
+        _ record: Record.Type,
+        keyedBy type: Key.Type,
+        row: Row) -> KeyedDecodingContainer<Key>
+    {
+        guard CodingContainerBox.isAvailable else {
+            // Kept containers can't be detected: use containers that own
+            // their row.
+            return KeyedDecodingContainer(OwningRowKeyedDecodingContainer<Record, Key>(row: row, codingPath: []))
+        }
+        let recordID = ObjectIdentifier(Record.self)
+        let keyID = ObjectIdentifier(Key.self)
+        let cache = row.cache(ofType: RowDecoderCache.self)
+        if let cache, let entry = cache.others.first(where: { $0.record == recordID && $0.key == keyID }) {
+            entry.state.startRecord()
+            return CodingContainerBox.container(entry.box, as: KeyedDecodingContainer<Key>.self)
+        }
+        // The row owns this cache, which owns the state: the state must
+        // not retain the row.
+        let state = RowKeyedDecodingContainer<Record, Key>.makeState(row: row, codingPath: [])
+        let container = KeyedDecodingContainer(RowKeyedDecodingContainer<Record, Key>(state: state))
+        let entry = CachedDecodingContainer(
+            record: recordID, key: keyID, state: state,
+            box: CodingContainerBox.box(of: container))
+        if let cache {
+            cache.others.append(entry)
+        } else {
+            row.setCache(RowDecoderCache(first: entry))
+        }
+        return container
     }
 }
 
-/// What a keyed container of a row needs beyond the row.
+/// A keyed container in a ``RowDecoderCache`` (the box of a
+/// `KeyedDecodingContainer`), with the state it reads.
+@usableFromInline
+final class CachedDecodingContainer {
+    @usableFromInline let record: ObjectIdentifier
+    @usableFromInline let key: ObjectIdentifier
+    @usableFromInline let state: RowDecodingState
+    /// Unchecked exclusivity: used by the one thread that uses the row.
+    @usableFromInline @exclusivity(unchecked) var box: AnyObject
+
+    init(record: ObjectIdentifier, key: ObjectIdentifier, state: RowDecodingState, box: AnyObject) {
+        self.record = record
+        self.key = key
+        self.state = state
+        self.box = box
+    }
+
+    /// The row is gone (it owns this entry): a container that the user
+    /// kept must trap instead of reading it, so its state must outlive it.
+    deinit {
+        state.forgetRow()
+        if !isKnownUniquelyReferenced(&box) {
+            RowDecodingState.keep(state, whileBoxLives: box)
+        }
+    }
+}
+
+/// What a keyed container of a row reads beyond the row's values.
 @usableFromInline
 final class RowDecodingState {
+    /// The row of the containers, without retaining it: the row owns the
+    /// cached containers. Nil once the row is gone.
+    /// Unchecked exclusivity: read for every decoded value, by the one
+    /// thread that uses the row.
+    @usableFromInline @exclusivity(unchecked) var unmanagedRow: Unmanaged<Row>?
     let codingPath: [any CodingKey]
     /// Column names by key name, for column decoding strategies other
     /// than `.useDefaultKeys`.
     let columnForKey: [String: String]
     /// The key decoded from the whole row, if any (it can happen once per
     /// record).
+    /// Unchecked exclusivity: reset for every record on the hot path, by
+    /// the one thread that uses the row.
     @usableFromInline @exclusivity(unchecked) var decodedRootKey: String?
 
-    init(codingPath: [any CodingKey], columnForKey: [String: String]) {
+    init(row: Row, codingPath: [any CodingKey], columnForKey: [String: String]) {
+        // Unretained: the caller keeps the row alive (see `unmanagedRow`).
+        self.unmanagedRow = Unmanaged.passUnretained(row)
         self.codingPath = codingPath
         self.columnForKey = columnForKey
     }
@@ -145,27 +224,70 @@ final class RowDecodingState {
     func startRecord() {
         if _slowPath(decodedRootKey != nil) { decodedRootKey = nil }
     }
+
+    func forgetRow() {
+        unmanagedRow = nil
+    }
+
+    /// The state of a kept container whose row is gone, with the box of
+    /// the container.
+    ///
+    /// `@unchecked Sendable`: once registered, the state is never written
+    /// again (its row is already nil), and the box is only used for its
+    /// reference count, which is atomic.
+    private struct KeptState: @unchecked Sendable {
+        var box: AnyObject
+        let state: RowDecodingState
+    }
+
+    /// A state lives until the user releases the container, whose box is
+    /// then only referenced here.
+    private static let keptStates = Mutex<[KeptState]>([])
+
+    static func keep(_ state: RowDecodingState, whileBoxLives box: AnyObject) {
+        let kept = KeptState(box: box, state: state)
+        keptStates.withLock { keptStates in
+            var index = keptStates.startIndex
+            while index < keptStates.endIndex {
+                if isKnownUniquelyReferenced(&keptStates[index].box) {
+                    keptStates.remove(at: index)
+                } else {
+                    index += 1
+                }
+            }
+            keptStates.append(kept)
+        }
+    }
+
+    @usableFromInline
+    static func rowIsGone() -> Never {
+        fatalError("""
+            A KeyedDecodingContainer of a record was used after its row was released: \
+            a container given to `init(from:)` is valid while the row it decodes lives. \
+            Decode values inside `init(from:)` instead of keeping the container.
+            """)
+    }
 }
 
 /// The keyed container of a row.
 ///
-/// A struct of unmanaged references, so that copying it involves no
+/// A struct of an unmanaged reference, so that copying it involves no
 /// reference counting: the standard library's container box copies it for
-/// every decoded value. The row and the state must be kept alive by the
-/// caller: the row's decoder cache for the containers of cursor rows, an
+/// every decoded value. Its state must be kept alive by the caller: the
+/// row's ``RowDecoderCache`` for the containers of cursor rows (and the
+/// registry of kept states once the row is gone), an
 /// ``OwningRowKeyedDecodingContainer`` otherwise.
 @usableFromInline
 struct RowKeyedDecodingContainer<Record: FetchableRecord, Key: CodingKey>: KeyedDecodingContainerProtocol {
-    /// The row, read without reference counting on the hot path.
-    @usableFromInline let unmanagedRow: Unmanaged<Row>
+    /// Unmanaged: see above.
+    @usableFromInline let unmanagedState: Unmanaged<RowDecodingState>
     /// Whether keys are column names (`.useDefaultKeys`).
     @usableFromInline let usesDefaultKeys: Bool
-    private let unmanagedState: Unmanaged<RowDecodingState>
 
-    /// A container whose row and state are kept alive by the caller.
+    /// A container whose state is kept alive by the caller.
     @usableFromInline
-    init(row: Row, state: RowDecodingState) {
-        self.unmanagedRow = Unmanaged.passUnretained(row)
+    init(state: RowDecodingState) {
+        // Unretained: see `unmanagedState`.
         self.unmanagedState = Unmanaged.passUnretained(state)
         if case .useDefaultKeys = Record.databaseColumnDecodingStrategy {
             usesDefaultKeys = true
@@ -183,7 +305,7 @@ struct RowKeyedDecodingContainer<Record: FetchableRecord, Key: CodingKey>: Keyed
                 columnForKey[strategy.keyName(forColumn: column)] = column
             }
         }
-        return RowDecodingState(codingPath: codingPath, columnForKey: columnForKey)
+        return RowDecodingState(row: row, codingPath: codingPath, columnForKey: columnForKey)
     }
 
     private var state: RowDecodingState { unmanagedState.takeUnretainedValue() }
@@ -191,8 +313,22 @@ struct RowKeyedDecodingContainer<Record: FetchableRecord, Key: CodingKey>: Keyed
     @usableFromInline
     var codingPath: [any CodingKey] { state.codingPath }
 
+    /// Runs `body` with the row, without reference counting; traps if the
+    /// container outlived its row.
+    @inlinable
+    @inline(__always)
+    func withRow<T>(_ body: (Row) throws -> T) rethrows -> T {
+        // Unretained: the state is alive (see `unmanagedState`), and so is
+        // its row while it is not nil.
+        guard let row = unmanagedState._withUnsafeGuaranteedRef({ $0.unmanagedRow }) else {
+            RowDecodingState.rowIsGone()
+        }
+        // Unretained: the row is alive (see above).
+        return try row._withUnsafeGuaranteedRef(body)
+    }
+
     @usableFromInline
-    var row: Row { unmanagedRow.takeUnretainedValue() }
+    var row: Row { withRow { $0 } }
 
     // MARK: Keys
 
@@ -234,7 +370,7 @@ struct RowKeyedDecodingContainer<Record: FetchableRecord, Key: CodingKey>: Keyed
     @inline(__always)
     func decodeColumn<T: DatabaseValueConvertible & StatementColumnConvertible>(_ type: T.Type, forKey key: Key) throws -> T {
         let column = usesDefaultKeys ? key.stringValue : columnName(forKey: key)
-        return try unmanagedRow._withUnsafeGuaranteedRef { row in
+        return try withRow { row in
             guard let index = row.index(forColumn: column) else {
                 throw RowDecodingError.columnNotFound(column, type: T.self, row: row)
             }
@@ -246,7 +382,7 @@ struct RowKeyedDecodingContainer<Record: FetchableRecord, Key: CodingKey>: Keyed
     @inline(__always)
     func decodeColumnIfPresent<T: DatabaseValueConvertible & StatementColumnConvertible>(_ type: T.Type, forKey key: Key) throws -> T? {
         let column = usesDefaultKeys ? key.stringValue : columnName(forKey: key)
-        return try unmanagedRow._withUnsafeGuaranteedRef { row in
+        return try withRow { row in
             guard let index = row.index(forColumn: column) else { return nil }
             return try row.fastDecode(Optional<T>.self, atUncheckedIndex: index)
         }
@@ -367,7 +503,7 @@ final class OwningRowKeyedDecodingContainer<Record: FetchableRecord, Key: Coding
     init(row: Row, codingPath: [any CodingKey]) {
         self.row = row
         self.state = RowKeyedDecodingContainer<Record, Key>.makeState(row: row, codingPath: codingPath)
-        self.base = RowKeyedDecodingContainer(row: row, state: state)
+        self.base = RowKeyedDecodingContainer(state: state)
     }
 
     var codingPath: [any CodingKey] { base.codingPath }

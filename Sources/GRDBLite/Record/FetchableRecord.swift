@@ -141,7 +141,10 @@ extension FetchableRecord where Self: Hashable {
 public final class RecordCursor<Record: FetchableRecord>: DatabaseCursor {
     public typealias Element = Record
     public let statement: Statement
-    @exclusivity(unchecked) public var _isDone = false
+    /// Whether the statement has no more row.
+    /// Unchecked exclusivity: read and written for every row, by the thread
+    /// of the cursor's database access (the stepper checks it).
+    @usableFromInline @exclusivity(unchecked) var isDone = false
     @usableFromInline let row: Row
     @usableFromInline let stepper: StatementStepper
 
@@ -166,15 +169,11 @@ public final class RecordCursor<Record: FetchableRecord>: DatabaseCursor {
 
     @inlinable
     public func next() throws -> Record? {
-        if _isDone { return nil }
-        guard try stepper.step(&_isDone) else { return nil }
-        return try _element()
+        if isDone { return nil }
+        guard try stepper.step(&isDone) else { return nil }
+        return try Record(row: row)
     }
 
-    @inlinable
-    public func _element() throws -> Record {
-        try Record(row: row)
-    }
 }
 
 @available(*, unavailable)
@@ -185,6 +184,7 @@ extension Dictionary where Key == CodingUserInfoKey, Value == Any {
     /// want Sendable values: the values are the user's, handed over as is
     /// (both existentials have the same layout).
     var sendableUserInfo: [CodingUserInfoKey: any Sendable] {
+        // Unsafe: the values are the user's, handed over as they are.
         mapValues { unsafeBitCast($0, to: (any Sendable).self) }
     }
 }

@@ -10,7 +10,7 @@
 ///
 /// Column names are case-insensitive: setting a column twice keeps its
 /// first position and the last value.
-public struct PersistenceContainer: @unchecked Sendable {
+public struct PersistenceContainer: Sendable {
     // A container reused for many records (inserts in a loop) keeps the
     // column names of the previous record beyond `count`: when a record
     // sets the same columns in the same order, each assignment is a
@@ -20,7 +20,8 @@ public struct PersistenceContainer: @unchecked Sendable {
     /// The number of columns set.
     @usableFromInline var setCount = 0
     /// The keyed container of the Encodable encoder, reused with the
-    /// container (nil for one-off containers).
+    /// container (nil for one-off containers). Copies share it: it is safe
+    /// to use from several threads (see ``RecordEncoderCache``).
     @usableFromInline let encoderCache: RecordEncoderCache?
 
     init(encoderCache: RecordEncoderCache? = nil) {
@@ -69,7 +70,9 @@ public struct PersistenceContainer: @unchecked Sendable {
     mutating func set(_ value: consuming DatabaseValue, forColumn column: String) {
         let position = setCount
         if position < names.count {
+            // Unsafe: a String is 16 bytes, equal bits are an equal string.
             let bits = names.withUnsafeBytes { $0.load(fromByteOffset: position * 16, as: (UInt64, UInt64).self) }
+            // Unsafe: the bits of the string, compared and not used as a string.
             if bits == unsafeBitCast(column, to: (UInt64, UInt64).self) {
                 values[position] = value
                 setCount = position + 1
@@ -101,7 +104,8 @@ public struct PersistenceContainer: @unchecked Sendable {
     }
 
     func index(forColumn column: String) -> Int? {
-        names[0..<setCount].firstIndex { $0.equalsIgnoringCase(column) }
+        let column = CaseInsensitiveIdentifier(column)
+        return names[0..<setCount].firstIndex { column.matches($0) }
     }
 
     /// The value of a column, or nil if it was not set.

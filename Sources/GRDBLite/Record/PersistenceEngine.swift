@@ -73,11 +73,11 @@ struct PersistenceEngine {
         returning selection: [any SQLSelectable] = []) throws -> Statement?
     {
         guard primaryKeyCondition() != nil else { return nil }
-        let requested = Set(columns.map { $0.lowercased() })
-        let primaryKeyColumns = Set(primaryKey.columns.map { $0.lowercased() })
+        let requested = Set(columns.map(CaseInsensitiveIdentifier.init))
+        let primaryKeyColumns = Set(primaryKey.columns.map(CaseInsensitiveIdentifier.init))
         var updated = try db.columns(in: tableName).map(\.name).filter {
-            requested.contains($0.lowercased())
-                && !primaryKeyColumns.contains($0.lowercased())
+            requested.contains(CaseInsensitiveIdentifier($0))
+                && !primaryKeyColumns.contains(CaseInsensitiveIdentifier($0))
                 && container.index(forColumn: $0) != nil
         }
         if updated.isEmpty { updated = primaryKey.columns }
@@ -104,9 +104,9 @@ struct PersistenceEngine {
         if !conflictTarget.isEmpty {
             sql += "(\(conflictTarget.map(\.quotedDatabaseIdentifier).joined(separator: ", ")))"
         }
-        let excluded = Set((primaryKey.columns + conflictTarget).map { $0.lowercased() })
+        let excluded = Set((primaryKey.columns + conflictTarget).map(CaseInsensitiveIdentifier.init))
         let assignments = container.columns
-            .filter { !excluded.contains($0.lowercased()) }
+            .filter { !excluded.contains(CaseInsensitiveIdentifier($0)) }
             .map { "\($0.quotedDatabaseIdentifier) = excluded.\($0.quotedDatabaseIdentifier)" }
         if assignments.isEmpty {
             // Something must be updated for RETURNING to return the row.

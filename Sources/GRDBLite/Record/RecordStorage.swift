@@ -1,12 +1,12 @@
 import CSQLite
 
-/// What the record layer keeps in a connection (`Database.recordStorage`,
-/// dropped when the schema changes): a reusable persistence container and
-/// the INSERT statements of record types, so that inserting records in a
-/// loop prepares nothing, encodes into the same memory, and allocates
-/// nothing per record.
+/// What the record layer keeps in a connection (a cache that Core drops
+/// when the schema changes): a reusable persistence container and the
+/// INSERT statements of record types, so that inserting records in a loop
+/// prepares nothing, encodes into the same memory, and allocates nothing
+/// per record.
 @usableFromInline
-final class RecordStorage {
+final class RecordStorage: SchemaDependentCache {
     /// The table of a record type.
     struct Table {
         let name: String
@@ -31,15 +31,12 @@ final class RecordStorage {
     private var lastInsert: InsertStatement?
     private var inserts: [InsertStatement] = []
 
+    init() { }
+
     /// The storage of a connection.
     @usableFromInline
     static func of(_ db: Database) -> RecordStorage {
-        if let storage = db.recordStorage {
-            return unsafeDowncast(storage, to: RecordStorage.self)
-        }
-        let storage = RecordStorage()
-        db.recordStorage = storage
-        return storage
+        db.cache(RecordStorage.self)
     }
 
     /// A container to encode a record into; give it back with
@@ -138,7 +135,9 @@ final class RecordStorage {
     /// which the statement shares: then a pointer comparison suffices.
     private static func columns(of insert: InsertStatement, match container: PersistenceContainer) -> Bool {
         guard insert.columnCount == container.setCount else { return false }
+        // Unsafe: the addresses are compared, never dereferenced.
         let sameBuffer = insert.names.withUnsafeBufferPointer { lhs in
+            // Unsafe: see above.
             container.names.withUnsafeBufferPointer { rhs in lhs.baseAddress == rhs.baseAddress }
         }
         if sameBuffer { return true }

@@ -37,7 +37,7 @@ extension Database {
     /// statement that changes the schema; call it after the schema was
     /// changed by another connection.
     public func clearSchemaCache() {
-        schemaCache.removeAll()
+        dropSchemaDependentCaches()
     }
 
     // MARK: - Columns and keys
@@ -46,7 +46,7 @@ extension Database {
     ///
     /// - throws: A ``DatabaseError`` if the table does not exist.
     public func columns(in tableName: String, in schemaName: String? = nil) throws -> [ColumnInfo] {
-        try cachedSchemaInfo("columns", tableName, schemaName) {
+        try cachedSchemaInfo(\.columns, tableName, schemaName) {
             let columns = try Row.fetchAll(self, sql: "PRAGMA \(schemaPrefix(schemaName))table_xinfo(\(tableName.quotedDatabaseIdentifier))")
                 .filter { ($0["hidden"] as Int? ?? 0) != 1 } // hidden columns of virtual tables
                 .map(ColumnInfo.init(row:))
@@ -63,7 +63,7 @@ extension Database {
     /// - throws: A ``DatabaseError`` if the table does not exist, or is
     ///   a view.
     public func primaryKey(_ tableName: String, in schemaName: String? = nil) throws -> PrimaryKeyInfo {
-        try cachedSchemaInfo("primaryKey", tableName, schemaName) {
+        try cachedSchemaInfo(\.primaryKeys, tableName, schemaName) {
             guard try tableExists(tableName, in: schemaName) else {
                 if try viewExists(tableName, in: schemaName) {
                     throw DatabaseError(message: "database view \(tableName) has no primary key")
@@ -79,7 +79,7 @@ extension Database {
             // A single INTEGER primary key is an alias for the rowid.
             // (SQLite makes an exception for `INTEGER PRIMARY KEY DESC`,
             // ignored here as in GRDB.)
-            if columns.count == 1 && columns[0].type.uppercased() == "INTEGER" {
+            if columns.count == 1 && CaseInsensitiveIdentifier(columns[0].type) == CaseInsensitiveIdentifier("INTEGER") {
                 return .rowID(columns[0])
             }
             return try .regular(columns, tableHasRowID: tableHasRowID(tableName, in: schemaName))
@@ -98,7 +98,7 @@ extension Database {
     ///
     /// - throws: A ``DatabaseError`` if the table does not exist.
     public func foreignKeys(on tableName: String, in schemaName: String? = nil) throws -> [ForeignKeyInfo] {
-        try cachedSchemaInfo("foreignKeys", tableName, schemaName) {
+        try cachedSchemaInfo(\.foreignKeys, tableName, schemaName) {
             // Rows: id, seq, table, from, to, ...; one row per column.
             let rows = try Row.fetchAll(self, sql: "PRAGMA \(schemaPrefix(schemaName))foreign_key_list(\(tableName.quotedDatabaseIdentifier))")
             if rows.isEmpty, try !tableExists(tableName, in: schemaName) {
@@ -130,7 +130,7 @@ extension Database {
     ///
     /// - throws: A ``DatabaseError`` if the table does not exist.
     public func indexes(on tableName: String, in schemaName: String? = nil) throws -> [IndexInfo] {
-        try cachedSchemaInfo("indexes", tableName, schemaName) {
+        try cachedSchemaInfo(\.indexes, tableName, schemaName) {
             let prefix = schemaPrefix(schemaName)
             let rows = try Row.fetchAll(self, sql: "PRAGMA \(prefix)index_list(\(tableName.quotedDatabaseIdentifier))")
             if rows.isEmpty, try !tableExists(tableName, in: schemaName) {
@@ -162,17 +162,17 @@ extension Database {
     /// try db.table("t", hasUniqueKey: ["a", "c"])  // false
     /// ```
     public func table(_ tableName: String, hasUniqueKey columns: some Collection<String>) throws -> Bool {
-        let columns = Set(columns.map { $0.lowercased() })
+        let columns = Set(columns.map(CaseInsensitiveIdentifier.init))
         if columns.isEmpty { return false }
         let primaryKey = try self.primaryKey(tableName)
-        if primaryKey.tableHasRowID && columns.contains("rowid") {
+        if primaryKey.tableHasRowID && columns.contains(CaseInsensitiveIdentifier("rowid")) {
             return true
         }
-        if Set(primaryKey.columns.map { $0.lowercased() }).isSubset(of: columns) {
+        if Set(primaryKey.columns.map(CaseInsensitiveIdentifier.init)).isSubset(of: columns) {
             return true
         }
         return try indexes(on: tableName).contains { index in
-            index.isUnique && Set(index.columns.map { $0.lowercased() }).isSubset(of: columns)
+            index.isUnique && Set(index.columns.map(CaseInsensitiveIdentifier.init)).isSubset(of: columns)
         }
     }
 
@@ -228,26 +228,27 @@ extension Database {
 
     /// Information about a table, cached until the schema changes.
     private func cachedSchemaInfo<T>(
-        _ kind: String,
+        _ entries: ReferenceWritableKeyPath<SchemaCache, [SchemaCache.TableKey: T]>,
         _ tableName: String,
         _ schemaName: String?,
         fetch: () throws -> T) throws -> T
     {
-        let key = "\(kind):\(schemaName?.lowercased() ?? "").\(tableName.lowercased())"
-        if let value = schemaCache[key] as? T { return value }
+        let key = SchemaCache.TableKey(schema: schemaName.map(CaseInsensitiveIdentifier.init), table: CaseInsensitiveIdentifier(tableName))
+        if let value = cache(SchemaCache.self)[keyPath: entries][key] { return value }
         let value = try fetch()
-        schemaCache[key] = value
+        // `fetch` may have dropped the cache (a rollback): store in the current one.
+        cache(SchemaCache.self)[keyPath: entries][key] = value
         return value
     }
 
     /// The schemas that hold tables, temp first since it shadows the others.
     private func schemaNames() throws -> [String] {
-        if let names = schemaCache["schemaNames"] as? [String] { return names }
+        if let names = cache(SchemaCache.self).schemaNames { return names }
         let attached = try Row.fetchAll(self, sql: "PRAGMA database_list")
             .map { $0["name"] as String }
             .filter { $0 != "main" && $0 != "temp" }
         let names = ["temp", "main"] + attached
-        schemaCache["schemaNames"] = names
+        cache(SchemaCache.self).schemaNames = names
         return names
     }
 
@@ -257,34 +258,27 @@ extension Database {
         let schemaNames = try schemaNames()
         let searched: [String]
         if let schemaName {
-            guard let match = schemaNames.first(where: { $0.lowercased() == schemaName.lowercased() }) else {
+            guard let match = schemaNames.first(where: CaseInsensitiveIdentifier(schemaName).matches) else {
                 throw DatabaseError(message: "no such schema: \(schemaName)")
             }
             searched = [match]
         } else {
             searched = schemaNames
         }
-        let name = name.lowercased()
+        let object = SchemaCache.SchemaObject(type: type, name: CaseInsensitiveIdentifier(name))
         return try searched.contains { schemaName in
-            try schemaObjects(schemaName).contains(SchemaObject(type: type, name: name))
+            try schemaObjects(schemaName).contains(object)
         }
     }
 
-    private struct SchemaObject: Hashable {
-        var type: String
-        /// Lowercased: SQLite identifiers are case-insensitive.
-        var name: String
-    }
-
     /// The objects of a schema, from its `sqlite_master` table.
-    private func schemaObjects(_ schemaName: String) throws -> Set<SchemaObject> {
-        let key = "schemaObjects:\(schemaName)"
-        if let objects = schemaCache[key] as? Set<SchemaObject> { return objects }
+    private func schemaObjects(_ schemaName: String) throws -> Set<SchemaCache.SchemaObject> {
+        if let objects = cache(SchemaCache.self).schemaObjects[schemaName] { return objects }
         let master = schemaName == "temp" ? "sqlite_temp_master" : "\(schemaName.quotedDatabaseIdentifier).sqlite_master"
         let objects = try Set(Row.fetchAll(self, sql: "SELECT type, name FROM \(master)").map {
-            SchemaObject(type: $0["type"], name: ($0["name"] as String).lowercased())
+            SchemaCache.SchemaObject(type: $0["type"], name: CaseInsensitiveIdentifier($0["name"]))
         })
-        schemaCache[key] = objects
+        cache(SchemaCache.self).schemaObjects[schemaName] = objects
         return objects
     }
 }

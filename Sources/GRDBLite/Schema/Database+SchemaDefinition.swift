@@ -167,8 +167,8 @@ extension Database {
 
     /// Drops the index on exactly these columns, if there is one.
     public func drop(indexOn table: String, columns: [String]) throws {
-        let columns = columns.map { $0.lowercased() }
-        let matches = try indexes(on: table).filter { $0.columns.map { $0.lowercased() } == columns }
+        let columns = columns.map(CaseInsensitiveIdentifier.init)
+        let matches = try indexes(on: table).filter { $0.columns.map(CaseInsensitiveIdentifier.init) == columns }
         if matches.count == 1 {
             try drop(index: matches[0].name)
         }

@@ -134,7 +134,7 @@ struct SQLTableGenerator {
     }
 
     private func declaredType(ofColumn name: String) -> Database.ColumnType? {
-        for case .column(let column) in table.columnComponents where column.name.lowercased() == name.lowercased() {
+        for case .column(let column) in table.columnComponents where CaseInsensitiveIdentifier(column.name) == CaseInsensitiveIdentifier(name) {
             return column.type
         }
         return nil
@@ -149,9 +149,9 @@ struct SQLTableGenerator {
         // A reference to the table itself? (`belongsTo("parent", inTable: "node")`
         // in "node", or `belongsTo("node")` in "nodes")
         let isSelfReference = if let destination = foreignKey.table {
-            destination.lowercased() == table.name.lowercased()
+            CaseInsensitiveIdentifier(destination) == CaseInsensitiveIdentifier(table.name)
         } else {
-            foreignKey.name.singularized.lowercased() == table.name.singularized.lowercased()
+            CaseInsensitiveIdentifier(foreignKey.name.singularized) == CaseInsensitiveIdentifier(table.name.singularized)
         }
         let destinationTable: String
         let destinationKey: [KeyColumn]?
@@ -243,7 +243,7 @@ struct ReferenceClause {
         let columns: [String]
         if let explicitColumns = self.columns {
             columns = explicitColumns
-        } else if table.lowercased() == originTable.lowercased() {
+        } else if CaseInsensitiveIdentifier(table) == CaseInsensitiveIdentifier(originTable) {
             columns = try primaryKey()?.map(\.name) ?? ["rowid"]
         } else {
             columns = try db.primaryKey(table).columns

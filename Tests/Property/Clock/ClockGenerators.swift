@@ -6,7 +6,8 @@ enum ClockAction: String, Sendable, CustomStringConvertible {
     /// `try db.transactionDate`.
     case readDate
     /// Inserts a `Stamp`, whose `willInsert` sets its creation and
-    /// modification dates from `db.transactionDate` (seed 000).
+    /// modification dates from `db.transactionDate`, as GRDB's record
+    /// timestamps do.
     case insertStamp
     /// Reads the transaction date once, and sets it as the modification
     /// date of all stamps with `updateChanges`.

@@ -1,5 +1,5 @@
-/// The reference model of `db.transactionDate` (seed 000, DESIGN.md): the
-/// clock is asked once when the connection leaves autocommit mode (each
+/// The reference model of `db.transactionDate`, GRDB's rule: the clock is
+/// asked once when the connection leaves autocommit mode (each
 /// transaction, the read-only ones of `read` included), and on each read
 /// outside of a transaction. Inside a transaction, reads return its date,
 /// or its clock error, until it ends: commit, rollback, or a rollback

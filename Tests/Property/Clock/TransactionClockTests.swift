@@ -1,5 +1,6 @@
 import Foundation
 import GRDBLite
+import TestSupport
 import PropertyBased
 import Synchronization
 import Testing
@@ -22,11 +23,10 @@ import Testing
     }
 
     @Test func sameScriptSameDatabaseFile() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("clock-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
         await checkProperty(count: 250, input: ClockGenerators.clockCase) { testCase in
-            let paths = ["a", "b"].map { directory.appendingPathComponent("\($0)-\(UUID().uuidString).sqlite").path }
+            let paths = ["a", "b"].map { directory.path("\($0)-\(UUID().uuidString).sqlite") }
             defer { for path in paths { try? FileManager.default.removeItem(atPath: path) } }
             let first = try runScript(testCase, path: paths[0])
             let second = try runScript(testCase, path: paths[1])
@@ -79,7 +79,8 @@ import Testing
     }
 }
 
-/// A timestamped record, as in seed 000.
+/// A record with creation and modification dates, set from
+/// `db.transactionDate` as GRDB's record timestamps do.
 private struct Stamp: Codable, FetchableRecord, MutablePersistableRecord {
     var id: Int64?
     var creationDate: Date?

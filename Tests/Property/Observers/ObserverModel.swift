@@ -1,5 +1,5 @@
-/// The reference model of transaction observers (seed 003, DESIGN.md):
-/// which observer is told what, in which order.
+/// The reference model of transaction observers, GRDB's rules: which
+/// observer is told what, in which order.
 ///
 /// - Before a statement runs, each observer (in the order they were added)
 ///   is asked which of the kinds of changes the statement may perform it

@@ -1,20 +1,18 @@
 import PropertyBased
+import TestSupport
 
-/// The random source of the generators: SplitMix64, seeded by the
-/// PropertyBased generator, so that a seed replays the same input.
+/// The random source of the generators: the tests' seeded generator,
+/// seeded by the PropertyBased generator, so that a seed replays the same
+/// input.
 struct Rand: RandomNumberGenerator {
-    private var state: UInt64
+    private var generator: SeededGenerator
 
     init(seed: UInt64) {
-        state = seed
+        generator = SeededGenerator(seed: seed)
     }
 
     mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
+        generator.next()
     }
 
     mutating func int(_ range: ClosedRange<Int>) -> Int {

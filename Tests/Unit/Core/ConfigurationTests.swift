@@ -39,7 +39,7 @@ import TestSupport
     }
 
     @Test func readonlyConnectionsReadButDontWrite() throws {
-        let directory = try CoreTemporaryDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = directory.path()
         var configuration = Configuration()
@@ -56,7 +56,7 @@ import TestSupport
     }
 
     @Test func busyCallbackDecidesWhetherToRetry() throws {
-        let directory = try CoreTemporaryDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = directory.path()
         let tries = CoreRecorder<Int>()
@@ -79,7 +79,7 @@ import TestSupport
     }
 
     @Test func busyTimeoutEventuallyFails() throws {
-        let directory = try CoreTemporaryDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = directory.path()
         var configuration = Configuration()
@@ -95,7 +95,7 @@ import TestSupport
     }
 
     @Test func journalModes() throws {
-        let directory = try CoreTemporaryDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let plain = try DatabaseQueue(path: directory.path("plain.sqlite"))
         #expect(try plain.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") } == "delete")
@@ -111,27 +111,27 @@ import TestSupport
     }
 
     @Test func defaultTransactionKind() throws {
-        let statements = CoreRecorder<String>()
+        let recorder = SQLRecorder()
         var configuration = Configuration()
         configuration.defaultTransactionKind = .deferred
-        configuration.trace = { statements.append($0) }
+        configuration.trace = recorder.record
         let dbQueue = try DatabaseQueue(configuration: configuration)
         try dbQueue.write { _ throws in }
         try dbQueue.inDatabase { db throws in try db.inTransaction { .commit } }
-        #expect(statements.values.filter { $0.hasPrefix("BEGIN") } == ["BEGIN DEFERRED TRANSACTION", "BEGIN DEFERRED TRANSACTION"])
+        #expect(recorder.sql.filter { $0.hasPrefix("BEGIN") } == ["BEGIN DEFERRED TRANSACTION", "BEGIN DEFERRED TRANSACTION"])
     }
 
     /// The trace shows parameters, not values, which may be private.
     @Test func traceReceivesSQLWithParameters() throws {
-        let statements = CoreRecorder<String>()
+        let recorder = SQLRecorder()
         var configuration = Configuration()
-        configuration.trace = { statements.append($0) }
+        configuration.trace = recorder.record
         let dbQueue = try DatabaseQueue(configuration: configuration)
         try dbQueue.writeWithoutTransaction { db throws in
             try db.execute(sql: "CREATE TABLE t (a, b)")
             try db.execute(sql: "INSERT INTO t VALUES (?, ?)", arguments: [1, "O'Brien"])
         }
-        #expect(statements.values.suffix(2) == ["CREATE TABLE t (a, b)", "INSERT INTO t VALUES (?, ?)"])
+        #expect(recorder.sql.suffix(2) == ["CREATE TABLE t (a, b)", "INSERT INTO t VALUES (?, ?)"])
     }
 
     @Test func doubleQuotedStringLiterals() throws {

@@ -1,26 +1,6 @@
 import Foundation
 import Synchronization
 
-/// A directory for database files, removed by `remove()`.
-struct CoreTemporaryDirectory {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("GRDBLiteCoreTests-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    /// The path of a file in the directory.
-    func path(_ name: String = "db.sqlite") -> String {
-        url.appendingPathComponent(name).path
-    }
-
-    func remove() {
-        try? FileManager.default.removeItem(at: url)
-    }
-}
-
 /// Collects values from any thread, in order.
 final class CoreRecorder<Value: Sendable>: Sendable {
     private let storage = Mutex<[Value]>([])

@@ -208,7 +208,7 @@ import TestSupport
     }
 
     @Test func abandonedCursorReleasesItsReadLock() throws {
-        let directory = try CoreTemporaryDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let writer = try DatabaseQueue(path: directory.path())
         let reader = try DatabaseQueue(path: directory.path())

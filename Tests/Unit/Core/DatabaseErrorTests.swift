@@ -113,7 +113,7 @@ import TestSupport
     }
 
     @Test func busyBetweenTwoQueuesOnOneFile() throws {
-        let directory = try CoreTemporaryDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = directory.path()
         let first = try DatabaseQueue(path: path)
@@ -134,7 +134,7 @@ import TestSupport
     }
 
     @Test func readOnlyConnection() throws {
-        let directory = try CoreTemporaryDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = directory.path()
         try DatabaseQueue(path: path).write { db throws in try db.execute(sql: "CREATE TABLE t (a)") }
@@ -191,7 +191,7 @@ import TestSupport
     }
 
     @Test func notADatabase() throws {
-        let directory = try CoreTemporaryDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = directory.path("garbage.sqlite")
         try Data(repeating: 0x42, count: 4096).write(to: URL(fileURLWithPath: path))

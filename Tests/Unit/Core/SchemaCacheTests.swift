@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import GRDBLite
+import TestSupport
 
 /// The schema cache forgets what statements and rollbacks change.
 @Suite struct SchemaCacheTests {
@@ -45,8 +46,9 @@ import GRDBLite
     }
 
     @Test func clearSchemaCacheSeesOtherConnections() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("grdblite-\(UUID().uuidString).sqlite").path
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.path()
         let dbQueue1 = try DatabaseQueue(path: path)
         let dbQueue2 = try DatabaseQueue(path: path)
         try dbQueue1.inDatabase { db throws in #expect(try !db.tableExists("t")) }

@@ -189,15 +189,15 @@ import GRDBLite
     }
 
     @Test func transactionKinds() throws {
-        let statements = CoreRecorder<String>()
+        let recorder = SQLRecorder()
         var configuration = Configuration()
-        configuration.trace = { statements.append($0) }
+        configuration.trace = recorder.record
         let dbQueue = try DatabaseQueue(configuration: configuration)
         try dbQueue.write { _ throws in }
         try dbQueue.read { _ throws in }
         try dbQueue.inTransaction(.exclusive) { _ throws in .commit }
         try dbQueue.inTransaction { _ throws in .commit }
-        let begins = statements.values.filter { $0.hasPrefix("BEGIN") }
+        let begins = recorder.sql.filter { $0.hasPrefix("BEGIN") }
         #expect(begins == ["BEGIN IMMEDIATE TRANSACTION", "BEGIN DEFERRED TRANSACTION", "BEGIN EXCLUSIVE TRANSACTION", "BEGIN IMMEDIATE TRANSACTION"])
     }
 

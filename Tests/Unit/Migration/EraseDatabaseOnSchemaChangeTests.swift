@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import GRDBLite
+import TestSupport
 
 @Suite struct EraseDatabaseOnSchemaChangeTests {
     /// A migrator whose "createPlayer" migration creates `columns`, and
@@ -27,15 +28,14 @@ import GRDBLite
 
     /// In memory and in a file.
     private static func makeDatabases() throws -> [(DatabaseQueue, cleanUp: () -> Void)] {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("grdblite-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try TemporaryDirectory()
         var walConfiguration = Configuration()
         walConfiguration.journalMode = .wal
         return [
             (try DatabaseQueue(), cleanUp: { }),
-            (try DatabaseQueue(path: directory.appendingPathComponent("db.sqlite").path), cleanUp: { }),
-            (try DatabaseQueue(path: directory.appendingPathComponent("wal.sqlite").path, configuration: walConfiguration),
-             cleanUp: { try? FileManager.default.removeItem(at: directory) }),
+            (try DatabaseQueue(path: directory.path("db.sqlite")), cleanUp: { }),
+            (try DatabaseQueue(path: directory.path("wal.sqlite"), configuration: walConfiguration),
+             cleanUp: { directory.remove() }),
         ]
     }
 
@@ -114,10 +114,9 @@ import GRDBLite
     }
 
     @Test func fileIsErasedForOtherConnections() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("grdblite-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("db.sqlite").path
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.path()
         do {
             let dbQueue = try DatabaseQueue(path: path)
             try migrator(columns: ["name"]).migrate(dbQueue)

@@ -1,5 +1,6 @@
 import Foundation
 import GRDBLite
+import TestSupport
 import Testing
 
 /// `db.notifyChanges(in:)`, and the changes SQLite does not report.
@@ -204,9 +205,9 @@ import Testing
     }
 
     @Test func changesOfOtherConnectionsAreNotNotified() throws {
-        let path = FileManager.default.temporaryDirectory
-            .appendingPathComponent("observation-\(UUID().uuidString).sqlite").path
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.path()
         let dbQueue = try DatabaseQueue(path: path)
         let other = try DatabaseQueue(path: path)
         try dbQueue.write { try $0.execute(sql: "CREATE TABLE t(a)") }

@@ -1,6 +1,7 @@
 import CSQLite
 import Foundation
 import GRDBLite
+import TestSupport
 import Testing
 
 /// Changes, commits and rollbacks, in the order the seed describes.
@@ -536,9 +537,9 @@ import Testing
     }
 
     @Test func readOnlyConnectionIgnoresObservers() throws {
-        let path = FileManager.default.temporaryDirectory
-            .appendingPathComponent("observation-\(UUID().uuidString).sqlite").path
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.path()
         try DatabaseQueue(path: path).write { db in
             try db.execute(sql: "CREATE TABLE t(a)")
         }

@@ -57,13 +57,3 @@ func sqlAndArguments(
     let statement = try request.makePreparedRequest(db, forSingleResult: singleResult).statement
     return (statement.sql, statement.arguments)
 }
-
-/// The statements executed by `body`, with `?` placeholders.
-func recordedSQL(_ db: Database, _ body: () throws -> Void) rethrows -> [String] {
-    final class Recorder { var statements: [String] = [] }
-    let recorder = Recorder()
-    db.trace { recorder.statements.append($0.description) }
-    defer { db.trace(nil) }
-    try body()
-    return recorder.statements
-}

@@ -22,13 +22,8 @@ private struct Member: Codable, Equatable, FetchableRecord, PersistableRecord {
     }
 
     private func statements(_ db: Database, _ body: () throws -> Void) rethrows -> [String] {
-        final class Recorder { var statements: [String] = [] }
-        let recorder = Recorder()
-        db.trace { recorder.statements.append($0.description) }
-        defer { db.trace(nil) }
-        try body()
         // Ignore schema introspection.
-        return recorder.statements.filter { $0.hasPrefix("SELECT * ") }
+        try recordedSQL(db, body).filter { $0.hasPrefix("SELECT * ") }
     }
 
     @Test func primaryKeys() throws {

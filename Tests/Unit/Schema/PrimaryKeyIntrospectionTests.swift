@@ -127,7 +127,7 @@ import TestSupport
     }
 
     @Test func schemaChangesByAnotherConnectionNeedClearSchemaCache() throws {
-        let directory = try CoreTemporaryDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let first = try DatabaseQueue(path: directory.path())
         let second = try DatabaseQueue(path: directory.path())

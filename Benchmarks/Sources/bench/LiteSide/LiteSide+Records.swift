@@ -6,14 +6,12 @@ import GRDBLite
 // InsertRecordStructTests, InsertRecordEncodableTests).
 
 extension LiteSide {
-    static func recordJob(for workload: Workload, fixture: Fixture) throws -> SideJob? {
-        switch workload {
-        case .fetchRecords: try fetchAll(RowItem.self, fixture)
-        case .fetchDecodable: try fetchAll(DecodableItem.self, fixture)
-        case .insertRecords: try insertRecords(fixture)
-        case .insertEncodable: try insertEncodable(fixture)
-        case .fetchByIndex, .fetchByName, .insertByIndex, .insertByName: nil
-        }
+    static func fetchRowRecords(_ fixture: Fixture) throws -> SideJob {
+        try fetchAll(RowItem.self, fixture)
+    }
+
+    static func fetchDecodableRecords(_ fixture: Fixture) throws -> SideJob {
+        try fetchAll(DecodableItem.self, fixture)
     }
 
     private static func fetchAll<Item: FetchableRecord & TableRecord & BenchItem>(
@@ -33,7 +31,7 @@ extension LiteSide {
             })
     }
 
-    private static func insertRecords(_ fixture: Fixture) throws -> SideJob {
+    static func insertRecords(_ fixture: Fixture) throws -> SideJob {
         let dbQueue = try DatabaseQueue(path: fixture.insertPath)
         let count = fixture.insertRowCount
         return SideJob(run: {
@@ -46,7 +44,7 @@ extension LiteSide {
         })
     }
 
-    private static func insertEncodable(_ fixture: Fixture) throws -> SideJob {
+    static func insertEncodableRecords(_ fixture: Fixture) throws -> SideJob {
         let dbQueue = try DatabaseQueue(path: fixture.insertPath)
         let count = fixture.insertRowCount
         return SideJob(run: {

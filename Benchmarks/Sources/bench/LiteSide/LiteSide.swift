@@ -8,25 +8,19 @@ import GRDBLite
 ///
 /// The record workloads live in `LiteSide+Records.swift`.
 enum LiteSide: BenchSide {
-    static func job(for workload: Workload, fixture: Fixture) throws -> SideJob? {
-        switch workload {
-        case .fetchByIndex: try fetchByIndex(fixture)
-        case .fetchByName: try fetchByName(fixture)
-        case .insertByIndex: try insertByIndex(fixture)
-        case .insertByName: try insertByName(fixture)
-        case .fetchRecords, .fetchDecodable, .insertRecords, .insertEncodable: try recordJob(for: workload, fixture: fixture)
-        }
-    }
-
-    static func sqliteVersion(fixture: Fixture) throws -> String {
+    static func sqliteInfo(fixture: Fixture) throws -> SQLiteInfo {
         try DatabaseQueue(path: fixture.fetchPath).inDatabase { db in
-            try String.fetchOne(db, sql: "SELECT sqlite_version()") ?? "?"
+            try SQLiteInfo(
+                version: String.fetchOne(db, sql: "SELECT sqlite_version()") ?? "?",
+                library: "system (libsqlite3)",
+                threadsafe: threadsafeOption(String.fetchAll(db, sql: "PRAGMA compile_options")),
+                connection: db.sqliteConnection)
         }
     }
 
     // MARK: - Fetch
 
-    private static func fetchByIndex(_ fixture: Fixture) throws -> SideJob {
+    static func fetchByIndex(_ fixture: Fixture) throws -> SideJob {
         let dbQueue = try DatabaseQueue(path: fixture.fetchPath)
         var digest = Digest()
         return SideJob(
@@ -44,7 +38,7 @@ enum LiteSide: BenchSide {
             fetched: { digest })
     }
 
-    private static func fetchByName(_ fixture: Fixture) throws -> SideJob {
+    static func fetchByName(_ fixture: Fixture) throws -> SideJob {
         let dbQueue = try DatabaseQueue(path: fixture.fetchPath)
         var digest = Digest()
         return SideJob(
@@ -64,7 +58,7 @@ enum LiteSide: BenchSide {
 
     // MARK: - Insert
 
-    private static func insertByIndex(_ fixture: Fixture) throws -> SideJob {
+    static func insertByIndex(_ fixture: Fixture) throws -> SideJob {
         let dbQueue = try DatabaseQueue(path: fixture.insertPath)
         let count = fixture.insertRowCount
         return SideJob(run: {
@@ -78,7 +72,7 @@ enum LiteSide: BenchSide {
         })
     }
 
-    private static func insertByName(_ fixture: Fixture) throws -> SideJob {
+    static func insertByName(_ fixture: Fixture) throws -> SideJob {
         let dbQueue = try DatabaseQueue(path: fixture.insertPath)
         let count = fixture.insertRowCount
         return SideJob(run: {

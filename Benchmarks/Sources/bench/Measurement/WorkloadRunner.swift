@@ -4,22 +4,24 @@ struct RunPlan: Codable {
     var iterations: Int
 }
 
-/// Runs a workload on every side, interleaved, and checks every run.
+/// Runs a workload on the chosen sides, interleaved, and checks every run.
 struct WorkloadRunner {
     let workload: Workload
     let fixture: Fixture
     let plan: RunPlan
+    /// The sides to run, in report order; those without a job are n/a.
+    let sides: [Side]
     /// Measure allocations (jemalloc is the allocator).
     let measuresAllocations: Bool
 
-    var rowCount: Int { workload.isFetch ? fixture.fetchRowCount : fixture.insertRowCount }
+    var rowCount: Int { workload.rowCount(fixture) }
 
     /// Warm-ups, then one run per side for allocation figures, then the
-    /// timed runs, interleaved (raw, lite, grdb, raw, …) so that machine
-    /// drift hits all sides alike.
+    /// timed runs, interleaved (raw, lite, grdb, vapor, raw, …) so that
+    /// machine drift hits all sides alike.
     func run(log: (String) -> Void) throws -> WorkloadResult {
-        let jobs = try Side.allCases.map { side in (side, try side.implementation.job(for: workload, fixture: fixture)) }
-        let available = jobs.compactMap { side, job in job.map { (side, $0) } }
+        let available = try jobs()
+        defer { close(available) }
 
         for _ in 0..<plan.warmups {
             for (side, job) in available {
@@ -44,14 +46,41 @@ struct WorkloadRunner {
         let result = WorkloadResult(
             workload: workload,
             rowCount: rowCount,
-            sides: jobs.map { side, job in
+            sides: sides.map { side in
                 SideResult(
                     side: side,
-                    time: job == nil ? nil : TimeStatistics(seconds: seconds[side]!),
+                    api: available.first { $0.side == side }?.job.api,
+                    time: seconds[side].map(TimeStatistics.init(seconds:)),
                     allocations: allocations[side])
             })
         log("  median: " + result.sides.map { "\($0.side.rawValue) \($0.time.map { MarkdownReport.seconds($0.median) + " s" } ?? "n/a")" }.joined(separator: ", "))
         return result
+    }
+
+    /// The jobs of the sides that implement the workload, ready to run.
+    func jobs() throws -> [(side: Side, job: SideJob)] {
+        var jobs: [(side: Side, job: SideJob)] = []
+        do {
+            for side in sides {
+                if let makeJob = workload.jobs[side] {
+                    jobs.append((side, try makeJob(fixture)))
+                }
+            }
+        } catch {
+            close(jobs)
+            throw error
+        }
+        return jobs
+    }
+
+    func close(_ jobs: [(side: Side, job: SideJob)]) {
+        for (side, job) in jobs {
+            do {
+                try job.close?()
+            } catch {
+                progress("warning: \(workload.name) on \(side.title): closing failed: \(error)")
+            }
+        }
     }
 
     /// Runs the job once, and returns its duration after checking its
@@ -66,36 +95,30 @@ struct WorkloadRunner {
     }
 
     /// Runs the job once between two readings of jemalloc's counters.
-    private func measureAllocations(_ job: SideJob, side: Side) throws -> AllocationFigures {
+    func measureAllocations(_ job: SideJob, side: Side, run: (SideJob) throws -> Void = { try $0.run() }) throws -> AllocationFigures {
         try prepare()
         let before = try Jemalloc.counters()
-        try job.run()
+        try run(job)
         let after = try Jemalloc.counters()
         try check(job, side: side)
         return AllocationFigures(
             allocations: after.requests - before.requests,
-            bytes: after.allocatedBytes - before.allocatedBytes,
-            rowCount: rowCount)
+            bytes: job.runsOnOtherThreads ? nil : after.allocatedBytes - before.allocatedBytes,
+            rowCount: rowCount,
+            approximate: job.runsOnOtherThreads)
     }
 
-    /// Before each run: inserts start from an empty table.
+    /// Before each run, outside the timed part.
     func prepare() throws {
-        if !workload.isFetch {
-            try fixture.resetInsertTable()
-        }
+        try workload.prepare(fixture)
     }
 
     /// After each run: a wrong result fails the bench.
     func check(_ job: SideJob, side: Side) throws {
-        let expected = Digest.expected(rowCount: rowCount)
-        let actual: Digest
-        if let fetched = job.fetched {
-            actual = fetched()
-        } else {
-            actual = try fixture.insertedDigest()
-        }
+        let expected = workload.expected(fixture)
+        let actual = try workload.result(job, fixture)
         if actual != expected {
-            throw BenchError("wrong result: \(workload.rawValue) on \(side.title) gave \(actual), expected \(expected)")
+            throw BenchError("wrong result: \(workload.name) on \(side.title) gave \(actual), expected \(expected)")
         }
     }
 }

@@ -66,15 +66,51 @@ final class RawDatabase {
         return Digest(count: values[0], first: values[1], last: values[2], sum: values[3])
     }
 
-    /// `sqlite_version()`, as this connection sees it.
-    func sqliteVersion() throws -> String {
-        let statement = try prepare("SELECT sqlite_version()")
+    /// The strings of the first column of `sql`.
+    func strings(_ sql: String) throws -> [String] {
+        let statement = try prepare(sql)
         defer { sqlite3_finalize(statement) }
-        guard sqlite3_step(statement) == SQLITE_ROW, let text = sqlite3_column_text(statement, 0) else {
-            throw error(sqlite3_errcode(handle), "SELECT sqlite_version()")
+        var strings: [String] = []
+        while true {
+            switch sqlite3_step(statement) {
+            case SQLITE_ROW:
+                strings.append(sqlite3_column_text(statement, 0).map { String(cString: $0) } ?? "")
+            case SQLITE_DONE:
+                return strings
+            case let code:
+                throw error(code, sql)
+            }
         }
-        return String(cString: text)
     }
+
+    /// The version and threading mode of this connection's SQLite.
+    func sqliteInfo(library: String) throws -> SQLiteInfo {
+        try SQLiteInfo(
+            version: strings("SELECT sqlite_version()").first ?? "?",
+            library: library,
+            threadsafe: threadsafeOption(strings("PRAGMA compile_options")),
+            connection: handle)
+    }
+}
+
+extension SQLiteInfo {
+    /// The info of a connection of the system SQLite, whose mode is
+    /// measured: `sqlite3_db_mutex` is NULL when the connection takes no
+    /// mutex.
+    init(version: String, library: String, threadsafe: Int, connection: OpaquePointer) {
+        self.init(
+            version: version, library: library, threadsafe: threadsafe,
+            connectionMode: sqlite3_db_mutex(connection) == nil ? "multi-thread" : "serialized",
+            connectionModeSource: "measured (sqlite3_db_mutex)")
+    }
+}
+
+/// `SQLITE_THREADSAFE` from the lines of `PRAGMA compile_options`
+/// (`THREADSAFE=1`).
+func threadsafeOption(_ compileOptions: [String]) -> Int {
+    compileOptions.lazy.compactMap { option in
+        option.hasPrefix("THREADSAFE=") ? Int(option.dropFirst("THREADSAFE=".count)) : nil
+    }.first ?? -1
 }
 
 /// A failure of the bench: a wrong result, a database error, a bad option.

@@ -5,26 +5,13 @@ import BenchSQLite
 /// `sqlite3_column_int64`, binds with `sqlite3_bind_int64`, and resolves
 /// column and parameter names to indexes once per statement.
 enum RawSide: BenchSide {
-    static func job(for workload: Workload, fixture: Fixture) throws -> SideJob? {
-        switch workload {
-        case .fetchByIndex: try fetchByIndex(fixture)
-        case .fetchByName: try fetchByName(fixture)
-        // A record is the floor of both record workloads: a struct built
-        // from columns read by index, resolved from their names once.
-        case .fetchRecords, .fetchDecodable: try fetchRecords(fixture)
-        case .insertByIndex: try insertByIndex(fixture)
-        case .insertByName: try insertByName(fixture)
-        case .insertRecords, .insertEncodable: try insertRecords(fixture)
-        }
-    }
-
-    static func sqliteVersion(fixture: Fixture) throws -> String {
-        try RawDatabase(path: fixture.fetchPath).sqliteVersion()
+    static func sqliteInfo(fixture: Fixture) throws -> SQLiteInfo {
+        try RawDatabase(path: fixture.fetchPath).sqliteInfo(library: "system (libsqlite3)")
     }
 
     // MARK: - Fetch
 
-    private static func fetchByIndex(_ fixture: Fixture) throws -> SideJob {
+    static func fetchByIndex(_ fixture: Fixture) throws -> SideJob {
         let db = try RawDatabase(path: fixture.fetchPath)
         var digest = Digest()
         return SideJob(
@@ -55,7 +42,7 @@ enum RawSide: BenchSide {
             fetched: { digest })
     }
 
-    private static func fetchByName(_ fixture: Fixture) throws -> SideJob {
+    static func fetchByName(_ fixture: Fixture) throws -> SideJob {
         let db = try RawDatabase(path: fixture.fetchPath)
         var digest = Digest()
         return SideJob(
@@ -91,7 +78,9 @@ enum RawSide: BenchSide {
         var i0, i1, i2, i3, i4, i5, i6, i7, i8, i9: Int
     }
 
-    private static func fetchRecords(_ fixture: Fixture) throws -> SideJob {
+    /// A record is the floor of both record workloads: a struct built
+    /// from columns read by index, resolved from their names once.
+    static func fetchRecords(_ fixture: Fixture) throws -> SideJob {
         let db = try RawDatabase(path: fixture.fetchPath)
         var items: [Item] = []
         return SideJob(
@@ -140,7 +129,7 @@ enum RawSide: BenchSide {
 
     // MARK: - Insert
 
-    private static func insertByIndex(_ fixture: Fixture) throws -> SideJob {
+    static func insertByIndex(_ fixture: Fixture) throws -> SideJob {
         let db = try RawDatabase(path: fixture.insertPath)
         let count = Int64(fixture.insertRowCount)
         return SideJob(run: {
@@ -166,7 +155,7 @@ enum RawSide: BenchSide {
         })
     }
 
-    private static func insertByName(_ fixture: Fixture) throws -> SideJob {
+    static func insertByName(_ fixture: Fixture) throws -> SideJob {
         let db = try RawDatabase(path: fixture.insertPath)
         let count = Int64(fixture.insertRowCount)
         return SideJob(run: {
@@ -195,7 +184,8 @@ enum RawSide: BenchSide {
         })
     }
 
-    private static func insertRecords(_ fixture: Fixture) throws -> SideJob {
+    /// The floor of both record insert workloads.
+    static func insertRecords(_ fixture: Fixture) throws -> SideJob {
         let db = try RawDatabase(path: fixture.insertPath)
         let count = fixture.insertRowCount
         return SideJob(run: {

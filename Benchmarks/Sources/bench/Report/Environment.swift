@@ -53,11 +53,31 @@ struct SoftwareInfo: Codable {
     var swiftCompiler: String
     /// `release` or `debug` (`#if DEBUG`).
     var buildConfiguration: String
-    /// `sqlite_version()` asked through each side's own connection.
-    var sqliteVersionBySide: [String: String]
-    var grdbVersion: String
+    /// The SQLite of each side, asked through its own connection.
+    var sqliteBySide: [String: SQLiteInfo]
+    /// The peers' versions, as Benchmarks/Package.swift pins them.
+    var peers: [String: String]
     /// jemalloc's `version` mallctl, and the library `malloc` resolves to.
     var allocator: String
+
+    /// The peers' versions: keep in step with Benchmarks/Package.swift.
+    static let peerVersions = ["GRDB": "7.10.0", "SQLiteNIO": "1.13.2", "SQLiteKit": "4.5.2", "SQLKit": "3.36.0"]
+
+    /// One line: each SQLite the sides run on, and the sides on it.
+    var sqliteSummary: String {
+        var sidesByInfo: [(SQLiteInfo, [Side])] = []
+        for side in Side.allCases {
+            guard let info = sqliteBySide[side.rawValue] else { continue }
+            if let index = sidesByInfo.firstIndex(where: { $0.0 == info }) {
+                sidesByInfo[index].1.append(side)
+            } else {
+                sidesByInfo.append((info, [side]))
+            }
+        }
+        return sidesByInfo.map { info, sides in
+            "\(sides.map(\.title).joined(separator: ", ")): SQLite \(info.version) (\(info.library), THREADSAFE=\(info.threadsafe), \(info.connectionMode) connections)"
+        }.joined(separator: "; ")
+    }
 }
 
 /// The version of the compiler that compiled this file, to the patch level

@@ -6,17 +6,10 @@ enum ReportFiles {
     /// returns their paths.
     static func write(_ report: BenchReport, to folder: String) throws -> [String] {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let files: [(String, Data)] = [
-            ("report.json", try encoder.encode(report) + Data("\n".utf8)),
-            ("report.md", Data(MarkdownReport.render(report).utf8)),
-            ("ratios.svg", Data(SVGChart.render(report).utf8)),
-        ]
-        return try files.map { name, data in
-            let path = (folder as NSString).appendingPathComponent(name)
-            try data.write(to: URL(fileURLWithPath: path))
-            return path
-        }
+        let path = { (name: String) in (folder as NSString).appendingPathComponent(name) }
+        try writeJSON(report, to: path("report.json"))
+        try Data(MarkdownReport.render(report).utf8).write(to: URL(fileURLWithPath: path("report.md")))
+        try Data(SVGChart.render(report).utf8).write(to: URL(fileURLWithPath: path("ratios.svg")))
+        return ["report.json", "report.md", "ratios.svg"].map(path)
     }
 }

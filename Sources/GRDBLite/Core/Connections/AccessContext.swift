@@ -154,6 +154,7 @@ struct AccessContext {
         _ body: (Database) throws -> T) rethrows -> T
     {
         let frame = AccessFrame(database: ObjectIdentifier(database), connection: connection, parent: top)
+        // unsafe pointer to the frame: alive until the body returns, as explained below.
         return try withUnsafePointer(to: frame) { pointer in
             // The frame outlives its publication: the slot is restored
             // before `withUnsafePointer` returns, and nested contexts that

@@ -228,14 +228,13 @@ extension SQLExpression {
     /// A function call: `NAME(arguments)`. SQLite's aggregate functions
     /// (`COUNT`, `SUM`, `MAX` with one argument...) are known as such.
     static func function(_ name: String, _ arguments: [SQLExpression]) -> SQLExpression {
-        switch name.uppercased() {
-        case "AVG", "COUNT", "GROUP_CONCAT", "SUM", "TOTAL":
+        let identifier = CaseInsensitiveIdentifier(name)
+        if ["AVG", "COUNT", "GROUP_CONCAT", "SUM", "TOTAL"].contains(where: identifier.matches)
+            || (arguments.count == 1 && ["MAX", "MIN"].contains(where: identifier.matches))
+        {
             return aggregate(name, arguments)
-        case "MAX" where arguments.count == 1, "MIN" where arguments.count == 1:
-            return aggregate(name, arguments)
-        default:
-            return SQLExpression(impl: .function(name, arguments))
         }
+        return SQLExpression(impl: .function(name, arguments))
     }
 
     static func aggregate(

@@ -72,7 +72,7 @@ final class SQLGenerationContext {
             // a table of this query, or SQLite would read the wrong one.
             let name = resolvedName(for: alias)
             precondition(
-                !ownAliases.contains { resolvedName(for: $0).lowercased() == name.lowercased() },
+                !ownAliases.contains { CaseInsensitiveIdentifier(resolvedName(for: $0)) == CaseInsensitiveIdentifier(name) },
                 "A subquery refers to the table \(name) of an enclosing query, but reads a table with the same name: "
                     + "give a name to one of them (TableAlias(name:))")
             return name
@@ -102,7 +102,7 @@ final class SQLGenerationContext {
     /// programmer error.
     private static func resolveNames(_ aliases: [TableAliasBase]) -> [TableAliasBase: String] {
         precondition(aliases.count == Set(aliases).count, "A TableAlias must not be used to refer to multiple tables")
-        let groups = Dictionary(grouping: aliases) { $0.identityName.lowercased() }
+        let groups = Dictionary(grouping: aliases) { CaseInsensitiveIdentifier($0.identityName) }
         var usedNames = Set(groups.filter { $0.value.count == 1 }.keys)
         var resolvedNames: [TableAliasBase: String] = [:]
         for (_, group) in groups.sorted(by: { $0.key < $1.key }) where group.count > 1 {
@@ -116,8 +116,8 @@ final class SQLGenerationContext {
                 repeat {
                     name = "\(radical)\(index)"
                     index += 1
-                } while usedNames.contains(name.lowercased())
-                usedNames.insert(name.lowercased())
+                } while usedNames.contains(CaseInsensitiveIdentifier(name))
+                usedNames.insert(CaseInsensitiveIdentifier(name))
                 resolvedNames[alias] = name
             }
         }

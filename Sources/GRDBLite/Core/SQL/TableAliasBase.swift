@@ -64,7 +64,7 @@ public class TableAliasBase: @unchecked Sendable {
                 state = .table(tableName: tableName, userName: userName)
             case .table(let initialName, _):
                 precondition(
-                    initialName.lowercased() == tableName.lowercased(),
+                    CaseInsensitiveIdentifier(initialName) == CaseInsensitiveIdentifier(tableName),
                     "A TableAlias must not be used to refer to multiple tables")
             case .proxy:
                 preconditionFailure("a root alias is not a proxy")

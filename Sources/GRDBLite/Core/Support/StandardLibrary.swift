@@ -66,6 +66,11 @@ extension Int64: DatabaseValueConvertible, StatementColumnConvertible {
 
 /// Integers other than Int64 convert through Int64, and check that the
 /// value fits.
+///
+/// Not an API: public because the standard integer types take their public
+/// conformances to ``DatabaseValueConvertible`` and
+/// ``StatementColumnConvertible`` from its extension (Swift requires public
+/// witnesses of public protocols). Don't conform your own types.
 public protocol _DatabaseInteger: FixedWidthInteger, DatabaseValueConvertible, StatementColumnConvertible { }
 
 extension _DatabaseInteger {

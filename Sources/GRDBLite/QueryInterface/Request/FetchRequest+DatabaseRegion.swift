@@ -13,8 +13,13 @@ extension FetchRequest {
     /// statements are not part of the region, as in GRDB.
     public func databaseRegion(_ db: Database) throws -> DatabaseRegion {
         let sql = try makePreparedRequest(db, forSingleResult: false).statement.sql
-        return try db.authorizer.selectedRegion {
+        let selectedColumns = try db.authorizer.selectedColumns {
             _ = try db.makeStatement(sql: sql, persistent: false)
+        }
+        return selectedColumns.reduce(into: DatabaseRegion()) { region, selected in
+            region.formUnion(selected.column.isEmpty
+                ? DatabaseRegion(table: selected.table)
+                : DatabaseRegion(table: selected.table, columns: [selected.column]))
         }
     }
 }

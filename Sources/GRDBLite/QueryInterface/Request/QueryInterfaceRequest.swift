@@ -169,28 +169,40 @@ extension QueryInterfaceRequest: TableRequest {
         relation.source.tableName
     }
 
+    /// Not an API: public because ``TableRequest`` requires it, as in GRDB.
+    /// Use `aliased(_:)`.
     public func _aliased(_ alias: TableAliasBase) -> Self {
         with { $0 = $0.aliased(alias) }
     }
 }
 
 extension QueryInterfaceRequest: JoinableRequest {
+    /// Not an API: public because ``JoinableRequest`` requires it, as in
+    /// GRDB. Use `including(all:)`.
     public func _including(all association: _SQLAssociation) -> Self {
         with { $0 = $0.appendingChild(for: association, kind: .all) }
     }
 
+    /// Not an API: public because ``JoinableRequest`` requires it, as in
+    /// GRDB. Use `including(optional:)`.
     public func _including(optional association: _SQLAssociation) -> Self {
         with { $0 = $0.appendingChild(for: association, kind: .oneOptional) }
     }
 
+    /// Not an API: public because ``JoinableRequest`` requires it, as in
+    /// GRDB. Use `including(required:)`.
     public func _including(required association: _SQLAssociation) -> Self {
         with { $0 = $0.appendingChild(for: association, kind: .oneRequired) }
     }
 
+    /// Not an API: public because ``JoinableRequest`` requires it, as in
+    /// GRDB. Use `joining(optional:)`.
     public func _joining(optional association: _SQLAssociation) -> Self {
         with { $0 = $0.appendingChild(for: association.withoutSelectedColumns(), kind: .oneOptional) }
     }
 
+    /// Not an API: public because ``JoinableRequest`` requires it, as in
+    /// GRDB. Use `joining(required:)`.
     public func _joining(required association: _SQLAssociation) -> Self {
         with { $0 = $0.appendingChild(for: association.withoutSelectedColumns(), kind: .oneRequired) }
     }

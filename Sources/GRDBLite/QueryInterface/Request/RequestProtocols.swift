@@ -158,7 +158,8 @@ public protocol TableRequest {
     /// The name of the table.
     var databaseTableName: String { get }
 
-    /// A request whose table is aliased: see ``TableRequest/aliased(_:)``.
+    /// A request whose table is aliased. Not an API: use
+    /// ``TableRequest/aliased(_:)``.
     func _aliased(_ alias: TableAliasBase) -> Self
 }
 

@@ -176,10 +176,10 @@ struct SQLAssociationCondition: Equatable, Sendable {
 
         // A view has no foreign key: only the user's columns can tell.
         if try !db.viewExists(originTable) {
-            let originColumns = foreignKey.map { Set($0.originColumns.map { $0.lowercased() }) }
+            let originColumns = foreignKey.map { Set($0.originColumns.map(CaseInsensitiveIdentifier.init)) }
             let candidates = try db.foreignKeys(on: originTable).filter { candidate in
-                candidate.destinationTable.lowercased() == destinationTable.lowercased()
-                    && (originColumns == nil || Set(candidate.originColumns.map { $0.lowercased() }) == originColumns)
+                CaseInsensitiveIdentifier(candidate.destinationTable) == CaseInsensitiveIdentifier(destinationTable)
+                    && (originColumns == nil || Set(candidate.originColumns.map(CaseInsensitiveIdentifier.init)) == originColumns)
             }
             if candidates.count > 1 {
                 fatalError("""
@@ -191,7 +191,7 @@ struct SQLAssociationCondition: Equatable, Sendable {
                 if let foreignKey {
                     // In the user's order.
                     return foreignKey.originColumns.map { column in
-                        candidate.mapping.first { $0.origin.lowercased() == column.lowercased() }!
+                        candidate.mapping.first { CaseInsensitiveIdentifier($0.origin) == CaseInsensitiveIdentifier(column) }!
                     }
                 }
                 return candidate.mapping

@@ -138,7 +138,7 @@ extension SQLRelation {
     /// Filters are combined with AND; for the selection, ordering, grouping
     /// and limit, `other` wins unless it has none.
     func merged(with other: SQLRelation) -> SQLRelation? {
-        guard source.tableName.lowercased() == other.source.tableName.lowercased() else { return nil }
+        guard CaseInsensitiveIdentifier(source.tableName) == CaseInsensitiveIdentifier(other.source.tableName) else { return nil }
         var merged = self
         switch (source.alias, other.source.alias) {
         case (nil, let alias?):

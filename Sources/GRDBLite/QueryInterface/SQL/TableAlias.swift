@@ -19,6 +19,8 @@
 /// An alias without name prints as the table name, disambiguated when
 /// needed. An alias must not be used for two different tables.
 @dynamicMemberLookup
+// @unchecked Sendable: no state of its own; TableAliasBase guards its state
+// with a mutex.
 public final class TableAlias<RowDecoder>: TableAliasBase, @unchecked Sendable {
     /// An alias, optionally named.
     public init(name: String? = nil) where RowDecoder == Void {

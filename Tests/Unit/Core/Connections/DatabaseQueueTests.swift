@@ -25,7 +25,7 @@ import TestSupport
     }
 
     @Test func fileDatabasesPersist() throws {
-        let directory = try CoreTemporaryDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = directory.path("sub.sqlite")
         #expect(!FileManager.default.fileExists(atPath: path))

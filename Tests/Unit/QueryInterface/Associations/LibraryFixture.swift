@@ -2,7 +2,7 @@ import GRDBLite
 import Testing
 
 // The library of GRDB's "Recommended Practices for Designing Record
-// Types" (seed 002): authors and their books, with the records, columns,
+// Types" article: authors and their books, with the records, columns,
 // request methods and associations of the article, as written there.
 //
 // The book table also has the `kind` column of the article's "First

@@ -3,7 +3,7 @@ import Testing
 
 // Every request of the sections "Record Requests", "Associations" and "How
 // to Model Graphs of Objects" of GRDB's "Recommended Practices for
-// Designing Record Types" (seed 002), as written there, with its results
+// Designing Record Types" article, as written there, with its results
 // on the library of `Library` and the SQL it runs.
 
 private typealias Author = Library.Author

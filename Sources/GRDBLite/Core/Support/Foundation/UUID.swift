@@ -22,12 +22,14 @@ extension UUID: DatabaseValueConvertible, StatementColumnConvertible {
     }
 
     public var databaseValue: DatabaseValue {
+        // unsafe bytes of the uuid tuple: alive for the call, copied into Data.
         withUnsafeBytes(of: uuid) { DatabaseValue(storage: .blob(Data($0))) }
     }
 
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> UUID? {
         switch dbValue.storage {
         case .blob(let data) where data.count == 16:
+            // unsafe bytes: alive for the call; 16 bytes were checked above.
             data.withUnsafeBytes { UUID(uuid: $0.loadUnaligned(as: uuid_t.self)) }
         case .string(let string):
             UUID(uuidString: string)

@@ -22,7 +22,8 @@ public protocol Association: DerivableRequest, Sendable {
     /// The record type at the origin of the association.
     associatedtype OriginRowDecoder
 
-    /// The model of the association. Not an API.
+    /// The model of the association. Not an API: public so that the
+    /// protocol's extensions can build requests from it, as in GRDB.
     var _sqlAssociation: _SQLAssociation { get set }
 
     /// The association, with another key: the name of its row scope, or of
@@ -65,6 +66,8 @@ extension Association {
         _sqlAssociation.destination.relation.source.tableName
     }
 
+    /// Not an API: public because ``TableRequest`` requires it, as in GRDB.
+    /// Use `aliased(_:)`.
     public func _aliased(_ alias: TableAliasBase) -> Self {
         withDestination { $0 = $0.aliased(alias) }
     }
@@ -109,22 +112,32 @@ extension Association {
         withDestination { $0.isDistinct = true }
     }
 
+    /// Not an API: public because ``JoinableRequest`` requires it, as in
+    /// GRDB. Use `including(all:)`.
     public func _including(all association: _SQLAssociation) -> Self {
         withDestination { $0 = $0.appendingChild(for: association, kind: .all) }
     }
 
+    /// Not an API: public because ``JoinableRequest`` requires it, as in
+    /// GRDB. Use `including(optional:)`.
     public func _including(optional association: _SQLAssociation) -> Self {
         withDestination { $0 = $0.appendingChild(for: association, kind: .oneOptional) }
     }
 
+    /// Not an API: public because ``JoinableRequest`` requires it, as in
+    /// GRDB. Use `including(required:)`.
     public func _including(required association: _SQLAssociation) -> Self {
         withDestination { $0 = $0.appendingChild(for: association, kind: .oneRequired) }
     }
 
+    /// Not an API: public because ``JoinableRequest`` requires it, as in
+    /// GRDB. Use `joining(optional:)`.
     public func _joining(optional association: _SQLAssociation) -> Self {
         withDestination { $0 = $0.appendingChild(for: association.withoutSelectedColumns(), kind: .oneOptional) }
     }
 
+    /// Not an API: public because ``JoinableRequest`` requires it, as in
+    /// GRDB. Use `joining(required:)`.
     public func _joining(required association: _SQLAssociation) -> Self {
         withDestination { $0 = $0.appendingChild(for: association.withoutSelectedColumns(), kind: .oneRequired) }
     }

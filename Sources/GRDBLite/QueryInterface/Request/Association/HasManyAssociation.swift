@@ -16,6 +16,8 @@ public struct HasManyAssociation<Origin, Destination>: AssociationToMany {
     public typealias OriginRowDecoder = Origin
     public typealias RowDecoder = Destination
 
+    /// The model of the association. Not an API: public because
+    /// ``Association`` requires it, as in GRDB.
     public var _sqlAssociation: _SQLAssociation
 
     init(to destination: SQLRelation, key: String?, using foreignKey: ForeignKey?) {

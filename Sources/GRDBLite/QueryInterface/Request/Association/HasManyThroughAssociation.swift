@@ -18,6 +18,8 @@ public struct HasManyThroughAssociation<Origin, Destination>: AssociationToMany 
     public typealias OriginRowDecoder = Origin
     public typealias RowDecoder = Destination
 
+    /// The model of the association. Not an API: public because
+    /// ``Association`` requires it, as in GRDB.
     public var _sqlAssociation: _SQLAssociation
 
     init<Pivot: Association, Target: Association>(through pivot: Pivot, using target: Target) {

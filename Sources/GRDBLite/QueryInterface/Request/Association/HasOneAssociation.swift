@@ -15,6 +15,8 @@ public struct HasOneAssociation<Origin, Destination>: AssociationToOne {
     public typealias OriginRowDecoder = Origin
     public typealias RowDecoder = Destination
 
+    /// The model of the association. Not an API: public because
+    /// ``Association`` requires it, as in GRDB.
     public var _sqlAssociation: _SQLAssociation
 
     init(to destination: SQLRelation, key: String?, using foreignKey: ForeignKey?) {

@@ -17,6 +17,8 @@ public struct HasOneThroughAssociation<Origin, Destination>: AssociationToOne {
     public typealias OriginRowDecoder = Origin
     public typealias RowDecoder = Destination
 
+    /// The model of the association. Not an API: public because
+    /// ``Association`` requires it, as in GRDB.
     public var _sqlAssociation: _SQLAssociation
 
     init<Pivot: AssociationToOne, Target: AssociationToOne>(through pivot: Pivot, using target: Target) {

@@ -1,0 +1,59 @@
+/// An SQL identifier (a table, column, index, savepoint, collation or
+/// function name) that compares as SQLite compares identifiers:
+/// case-insensitively for the ASCII letters only. `Player` and `player` name
+/// one table; `É` and `é` name two. It remembers how it was written.
+///
+/// Every comparison and every dictionary or set of identifiers in GRDBLite
+/// goes through this type, so that GRDBLite and SQLite always agree on
+/// which names are the same.
+struct CaseInsensitiveIdentifier: Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// The identifier, as written.
+    let rawValue: String
+
+    init(_ rawValue: String) {
+        self.rawValue = rawValue
+    }
+
+    var description: String { rawValue }
+
+    static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.matches(rhs.rawValue)
+    }
+
+    /// Whether `name` is the same identifier.
+    func matches(_ name: String) -> Bool {
+        var lhs = rawValue.utf8.makeIterator()
+        var rhs = name.utf8.makeIterator()
+        while true {
+            switch (lhs.next(), rhs.next()) {
+            case (nil, nil):
+                return true
+            case let (l?, r?):
+                if l != r && Self.folded(l) != Self.folded(r) { return false }
+            default:
+                return false
+            }
+        }
+    }
+
+    func hash(into hasher: inout Hasher) {
+        for byte in rawValue.utf8 {
+            hasher.combine(Self.folded(byte))
+        }
+        // Not a byte of UTF-8: "ab" + "c" and "a" + "bc" hash differently
+        // in a combined hash.
+        hasher.combine(0xFF as UInt8)
+    }
+
+    /// Orders identifiers by their bytes, ASCII letters lowercased: a
+    /// stable order for generated SQL and descriptions.
+    static func < (lhs: Self, rhs: Self) -> Bool {
+        lhs.rawValue.utf8.lazy.map(folded).lexicographicallyPrecedes(rhs.rawValue.utf8.lazy.map(folded))
+    }
+
+    /// The byte, with the ASCII uppercase letters lowercased.
+    @inline(__always)
+    static func folded(_ byte: UInt8) -> UInt8 {
+        (0x41...0x5A).contains(byte) ? byte | 0x20 : byte
+    }
+}

@@ -1,0 +1,31 @@
+/// A cache that a layer above Core keeps in each connection: the schema
+/// layer's introspection results (`SchemaCache`), the record layer's
+/// prepared INSERT statements (`RecordStorage`).
+///
+/// Core knows nothing of their content: it keeps one instance of each type,
+/// hands it back with its type (``Database/cache(_:)``), and drops them all
+/// when their content may be stale: after a statement that changes the
+/// schema or rolls back, in ``Database/clearSchemaCache()``, and when the
+/// connection closes.
+protocol SchemaDependentCache: AnyObject {
+    init()
+}
+
+extension Database {
+    /// The connection's instance of a cache type, created on first use.
+    @inline(__always)
+    func cache<Cache: SchemaDependentCache>(_ type: Cache.Type) -> Cache {
+        for cache in schemaDependentCaches where Swift.type(of: cache) == Cache.self {
+            // Unsafe: the type was checked just above.
+            return unsafeDowncast(cache, to: Cache.self)
+        }
+        let cache = Cache()
+        schemaDependentCaches.append(cache)
+        return cache
+    }
+
+    /// Forgets everything the layers above Core derived from the schema.
+    func dropSchemaDependentCaches() {
+        schemaDependentCaches.removeAll()
+    }
+}
