@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import GRDBLite
 import Testing
+import TestSupport
 
 /// WAL checkpoints (`Database.checkpoint(_:on:)`), on a pool's writer.
 @Suite struct DatabaseWALTests {
@@ -11,7 +12,7 @@ import Testing
 
     @Test(arguments: [Database.CheckpointMode.passive, .full, .restart, .truncate])
     func aCheckpointCopiesTheWAL(mode: Database.CheckpointMode) throws {
-        let directory = try CoreTemporaryDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let dbPool = try DatabasePool(path: directory.path())
         try dbPool.write { try $0.execute(sql: "CREATE TABLE t (a); INSERT INTO t VALUES (1)") }
@@ -31,7 +32,7 @@ import Testing
     /// once the read is over.
     @Test func aRunningReadMakesATruncateCheckpointBusy() async throws {
         try await onThread {
-            let directory = try CoreTemporaryDirectory()
+            let directory = try TemporaryDirectory()
             defer { directory.remove() }
             let dbPool = try DatabasePool(path: directory.path())
             try dbPool.write { try $0.execute(sql: "CREATE TABLE t (a); INSERT INTO t VALUES (1)") }
@@ -75,7 +76,7 @@ import Testing
     }
 
     @Test func aCheckpointInsideATransactionIsAnError() throws {
-        let directory = try CoreTemporaryDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let dbPool = try DatabasePool(path: directory.path())
         let error = #expect(throws: DatabaseError.self) {

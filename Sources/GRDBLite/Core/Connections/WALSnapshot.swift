@@ -89,6 +89,7 @@ struct SnapshotAPI: Sendable {
             // RTLD_DEFAULT (a null handle): the process's global symbols,
             // where the libsqlite3 that GRDBLite links is.
             guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), name) else { return nil }
+            // unsafe: the symbol is the function whose signature `type` spells.
             return unsafeBitCast(symbol, to: type)
         }
         guard let get = lookup("sqlite3_snapshot_get", as: Get.self),

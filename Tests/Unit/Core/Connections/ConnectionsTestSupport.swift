@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import GRDBLite
 import Testing
+import TestSupport
 
 /// The database writers that the parameterized tests run on.
 enum WriterKind: String, CaseIterable, Codable, Sendable, CustomTestStringConvertible {
@@ -10,7 +11,7 @@ enum WriterKind: String, CaseIterable, Codable, Sendable, CustomTestStringConver
     var testDescription: String { rawValue }
 
     /// A writer on a new file of `directory`.
-    func make(_ directory: CoreTemporaryDirectory, configuration: Configuration = Configuration()) throws -> any DatabaseWriter {
+    func make(_ directory: TemporaryDirectory, configuration: Configuration = Configuration()) throws -> any DatabaseWriter {
         let path = directory.path("\(rawValue)-\(UUID().uuidString).sqlite")
         switch self {
         case .queue: return try DatabaseQueue(path: path, configuration: configuration)

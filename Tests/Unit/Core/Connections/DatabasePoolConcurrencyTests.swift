@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 @testable import GRDBLite
 import Testing
+import TestSupport
 
 /// The guarantees of a `DatabasePool`, proven with semaphores: reads are
 /// isolated, run in parallel with each other and with the writer, and
@@ -18,7 +19,7 @@ import Testing
         _ body: @escaping @Sendable (DatabasePool) throws -> Void) async throws
     {
         try await onThread {
-            let directory = try CoreTemporaryDirectory()
+            let directory = try TemporaryDirectory()
             defer { directory.remove() }
             let dbPool = try DatabasePool(path: directory.path(), configuration: configuration)
             try dbPool.write { db in
@@ -374,7 +375,7 @@ import Testing
 
     @Test func asyncConcurrentReadInsideATransactionTraps() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let directory = try CoreTemporaryDirectory()
+            let directory = try TemporaryDirectory()
             let dbPool = try DatabasePool(path: directory.path())
             try dbPool.write { _ in dbPool.asyncConcurrentRead { _ in } }
         }
@@ -384,7 +385,7 @@ import Testing
 
     @Test func asyncConcurrentReadOutsideOfTheWriterTraps() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let directory = try CoreTemporaryDirectory()
+            let directory = try TemporaryDirectory()
             let dbPool = try DatabasePool(path: directory.path())
             try dbPool.read { _ in dbPool.asyncConcurrentRead { _ in } }
         }

@@ -1,6 +1,7 @@
 import Foundation
 import GRDBLite
 import Testing
+import TestSupport
 
 /// The reentrancy rules of a `DatabasePool`, as GRDB 7.10 has them: a read
 /// traps inside a read of the same pool, a write inside a write; a read
@@ -46,7 +47,7 @@ import Testing
     @Test(arguments: trappingNestings)
     func reentrantAccessTraps(outer: Access, inner: Access) async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) { [outer, inner] in
-            let directory = try CoreTemporaryDirectory()
+            let directory = try TemporaryDirectory()
             let dbPool = try DatabasePool(path: directory.path())
             try outer.run(dbPool) { try inner.run(dbPool) }
         }
@@ -58,7 +59,7 @@ import Testing
     @Test(arguments: [(Access.read, Access.read), (.write, .write), (.read, .barrier)])
     func reentrancyThroughAnotherDatabaseTraps(outer: Access, inner: Access) async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) { [outer, inner] in
-            let directory = try CoreTemporaryDirectory()
+            let directory = try TemporaryDirectory()
             let dbPool = try DatabasePool(path: directory.path())
             let dbQueue = try DatabaseQueue()
             try outer.run(dbPool) {
@@ -72,7 +73,7 @@ import Testing
     /// A write inside a read inside a write waits for itself: it traps.
     @Test func writeInsideReadInsideWriteTraps() async {
         await #expect(processExitsWith: .failure) {
-            let directory = try CoreTemporaryDirectory()
+            let directory = try TemporaryDirectory()
             let dbPool = try DatabasePool(path: directory.path())
             try dbPool.write { _ in
                 try dbPool.read { _ in
@@ -84,7 +85,7 @@ import Testing
 
     /// The nestings GRDB allows: across the writer and the readers.
     @Test func readsAndWritesNest() throws {
-        let directory = try CoreTemporaryDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let dbPool = try DatabasePool(path: directory.path())
         for outer in [Access.read, .unsafeRead] {
@@ -105,7 +106,7 @@ import Testing
     /// (the reader of a read, the writer of a write), and on a reader
     /// outside of any.
     @Test func unsafeReentrantReadUsesTheEnclosingConnection() throws {
-        let directory = try CoreTemporaryDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let dbPool = try DatabasePool(path: directory.path())
         #expect(try dbPool.unsafeReentrantRead { $0.description } == "GRDBLite.DatabasePool.reader.1")

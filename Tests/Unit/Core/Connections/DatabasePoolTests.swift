@@ -2,14 +2,15 @@ import Dispatch
 import Foundation
 @testable import GRDBLite
 import Testing
+import TestSupport
 
 /// What a `DatabasePool` is made of: WAL, a writer, readers opened on
 /// demand and reused, their configuration, closing and memory (after
 /// GRDB's DatabasePoolTests, DatabasePoolReadOnlyTests,
 /// DatabasePool{Function,Collation,SchemaCache,ReleaseMemory}Tests).
 @Suite struct DatabasePoolTests {
-    private static func withDirectory<T>(_ body: (CoreTemporaryDirectory) throws -> T) throws -> T {
-        let directory = try CoreTemporaryDirectory()
+    private static func withDirectory<T>(_ body: (TemporaryDirectory) throws -> T) throws -> T {
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         return try body(directory)
     }
@@ -431,7 +432,7 @@ import Testing
     @Test(arguments: ["writeWithoutTransaction", "unsafeReentrantWrite", "asyncWriteWithoutTransaction"])
     func nonThrowingAccessAfterCloseTraps(method: String) async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) { [method] in
-            let directory = try CoreTemporaryDirectory()
+            let directory = try TemporaryDirectory()
             let dbPool = try DatabasePool(path: directory.path())
             try dbPool.close()
             switch method {

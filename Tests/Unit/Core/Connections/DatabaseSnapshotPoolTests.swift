@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 @testable import GRDBLite
 import Testing
+import TestSupport
 
 /// `DatabaseSnapshotPool` needs `sqlite3_snapshot_*`, which GRDBLite looks
 /// up when it runs. With Debian's SQLite, which lacks them, every way of
@@ -11,7 +12,7 @@ import Testing
     private static let isSupported = SnapshotAPI.linked != nil
 
     private static func withCounter(_ body: (DatabasePool) throws -> Void) throws {
-        let directory = try CoreTemporaryDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let dbPool = try DatabasePool(path: directory.path())
         try dbPool.write { try $0.execute(sql: "CREATE TABLE counter (id INTEGER PRIMARY KEY)") }

@@ -2,13 +2,14 @@ import Dispatch
 import Foundation
 @testable import GRDBLite
 import Testing
+import TestSupport
 
 /// `DatabaseSnapshot`: one state of the database, for as long as the
 /// snapshot lives (after GRDB's DatabaseSnapshotTests).
 @Suite struct DatabaseSnapshotTests {
     /// A pool with a counter: the number of rows of `counter`.
     private static func withCounter(_ body: (DatabasePool) throws -> Void) throws {
-        let directory = try CoreTemporaryDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let dbPool = try DatabasePool(path: directory.path())
         try dbPool.write { try $0.execute(sql: "CREATE TABLE counter (id INTEGER PRIMARY KEY)") }
@@ -90,7 +91,7 @@ import Testing
 
     @Test func makeSnapshotInsideAWriteTransactionTraps() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let directory = try CoreTemporaryDirectory()
+            let directory = try TemporaryDirectory()
             let dbPool = try DatabasePool(path: directory.path())
             try dbPool.write { _ in _ = try dbPool.makeSnapshot() }
         }
@@ -111,7 +112,7 @@ import Testing
     }
 
     @Test func everyAccessSeesTheSnapshot() async throws {
-        let directory = try CoreTemporaryDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let dbPool = try DatabasePool(path: directory.path())
         try await dbPool.write { try $0.execute(sql: "CREATE TABLE counter (id INTEGER PRIMARY KEY)") }
@@ -134,7 +135,7 @@ import Testing
     }
 
     @Test func aSnapshotHasThePoolsFunctionsAndCollations() throws {
-        let directory = try CoreTemporaryDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         var configuration = Configuration()
         configuration.prepareDatabase { db in
@@ -154,7 +155,7 @@ import Testing
     /// (testReadBlockIsolationStartingWithRead).
     @Test func aSnapshotIsIsolatedFromConcurrentWrites() async throws {
         try await onThread {
-            let directory = try CoreTemporaryDirectory()
+            let directory = try TemporaryDirectory()
             defer { directory.remove() }
             let dbPool = try DatabasePool(path: directory.path())
             try dbPool.write { try $0.execute(sql: "CREATE TABLE counter (id INTEGER PRIMARY KEY)") }
@@ -222,11 +223,11 @@ import Testing
         try Self.withCounter { dbPool in
             let snapshot = try dbPool.makeSnapshot()
             try snapshot.read { db in
-                #expect(db.schemaCache.isEmpty)
+                #expect(db.schemaDependentCaches.isEmpty)
                 _ = try db.primaryKey("counter")
-                #expect(!db.schemaCache.isEmpty)
+                #expect(!db.schemaDependentCaches.isEmpty)
             }
-            try snapshot.read { db in #expect(!db.schemaCache.isEmpty) }
+            try snapshot.read { db in #expect(!db.schemaDependentCaches.isEmpty) }
         }
     }
 
@@ -263,7 +264,7 @@ import Testing
 
     @Test func readInsideReadTraps() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let directory = try CoreTemporaryDirectory()
+            let directory = try TemporaryDirectory()
             let snapshot = try DatabasePool(path: directory.path()).makeSnapshot()
             try snapshot.read { _ in try snapshot.read { _ in } }
         }

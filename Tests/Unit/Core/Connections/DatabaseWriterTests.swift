@@ -2,18 +2,19 @@ import Dispatch
 import Foundation
 import GRDBLite
 import Testing
+import TestSupport
 
 /// `DatabaseWriter` behaves the same on a queue and on a pool, through
 /// `some DatabaseWriter` (after GRDB's DatabaseWriterTests).
 @Suite struct DatabaseWriterTests {
     private static func withWriter(_ kind: WriterKind, _ body: (any DatabaseWriter) throws -> Void) throws {
-        let directory = try CoreTemporaryDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         try body(kind.make(directory))
     }
 
     private static func withWriter(_ kind: WriterKind, _ body: (any DatabaseWriter) async throws -> Void) async throws {
-        let directory = try CoreTemporaryDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         try await body(kind.make(directory))
     }
@@ -295,7 +296,7 @@ import Testing
     @Test(arguments: WriterKind.allCases)
     func spawnConcurrentReadInsideATransactionTraps(kind: WriterKind) async {
         await #expect(processExitsWith: .failure) { [kind] in
-            let directory = try CoreTemporaryDirectory()
+            let directory = try TemporaryDirectory()
             let writer = try kind.make(directory)
             try writer.write { _ in writer.spawnConcurrentRead { _ in } }
         }
@@ -304,7 +305,7 @@ import Testing
     @Test(arguments: WriterKind.allCases)
     func spawnConcurrentReadOutsideOfTheWriterTraps(kind: WriterKind) async {
         await #expect(processExitsWith: .failure) { [kind] in
-            let directory = try CoreTemporaryDirectory()
+            let directory = try TemporaryDirectory()
             let writer = try kind.make(directory)
             writer.spawnConcurrentRead { _ in }
         }
@@ -397,7 +398,7 @@ import Testing
             try blocking { try writer.write { try $0.execute(sql: "CREATE TABLE t (a); INSERT INTO t VALUES (1)") } }
             try blocking { try writer.vacuum() }
             try await writer.vacuum()
-            let directory = try CoreTemporaryDirectory()
+            let directory = try TemporaryDirectory()
             defer { directory.remove() }
             try blocking { try writer.vacuum(into: directory.path("copy.sqlite")) }
             try await writer.vacuum(into: directory.path("copy2.sqlite"))
