@@ -49,6 +49,35 @@ public struct DatabaseRegionObservation: Sendable {
         start(in: writer, onError: onError, onChange: onChange, onEnd: { })
     }
 
+    /// The transactions that change the region, as an asynchronous
+    /// sequence: one element after each such commit. The sequence throws
+    /// the error that prevented the observation from starting, and ends
+    /// when the database is closed. The observation stops when the
+    /// iteration ends, or when the iterating task is cancelled.
+    ///
+    /// ```swift
+    /// for try await _ in DatabaseRegionObservation(tracking: Table("player")).values(in: dbQueue) {
+    ///     print("Players were changed")
+    /// }
+    /// ```
+    ///
+    /// The observation starts when the iteration starts. Unlike `start`,
+    /// the iteration runs after the commit, concurrently with the writes
+    /// that follow: read the database there to see a state at least as
+    /// recent as the commit.
+    ///
+    /// - parameter bufferingPolicy: What happens to the commits that the
+    ///   iteration has not consumed yet: by default, each is kept
+    ///   (`.bufferingNewest(1)` coalesces them).
+    public func values(
+        in writer: any DatabaseWriter,
+        bufferingPolicy: AsyncValueObservation<Void>.BufferingPolicy = .unbounded) -> AsyncValueObservation<Void>
+    {
+        AsyncValueObservation(bufferingPolicy: bufferingPolicy) { onError, onChange, onEnd in
+            start(in: writer, onError: onError, onChange: { _ in onChange(()) }, onEnd: onEnd)
+        }
+    }
+
     private func start(
         in writer: any DatabaseWriter,
         onError: @escaping @Sendable (any Error) -> Void,

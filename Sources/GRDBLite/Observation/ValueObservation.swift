@@ -254,6 +254,34 @@ extension ValueObservation {
             onEnd: nil)
     }
 
+    /// The values of the observation, as an asynchronous sequence: the
+    /// initial value, then a fresh value after each change. The sequence
+    /// throws the error that ends the observation, and ends when the
+    /// database is closed. The observation stops when the iteration ends,
+    /// or when the iterating task is cancelled.
+    ///
+    /// ```swift
+    /// for try await players in observation.values(in: dbQueue) {
+    ///     print("Fresh players: \(players)")
+    /// }
+    /// ```
+    ///
+    /// - parameter scheduler: By default, values are produced on a task
+    ///   (``ValueObservationScheduler/task``).
+    /// - parameter bufferingPolicy: What happens to the values that the
+    ///   iteration has not consumed yet: by default, all are kept
+    ///   (`.bufferingNewest(1)` keeps the freshest one only).
+    public func values(
+        in reader: any DatabaseReader,
+        scheduling scheduler: some ValueObservationScheduler = .task,
+        bufferingPolicy: AsyncValueObservation<Reducer.Value>.BufferingPolicy = .unbounded)
+        -> AsyncValueObservation<Reducer.Value>
+    {
+        AsyncValueObservation(bufferingPolicy: bufferingPolicy) { onError, onChange, onEnd in
+            startObserver(in: reader, scheduling: scheduler, onError: onError, onChange: onChange, onEnd: onEnd)
+        }
+    }
+
     /// Starts the observation; `onEnd` is called if the database closes.
     func startObserver(
         in reader: any DatabaseReader,
