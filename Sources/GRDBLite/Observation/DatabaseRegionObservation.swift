@@ -41,7 +41,7 @@ public struct DatabaseRegionObservation: Sendable {
     /// `onError` gets the error that prevented the observation from
     /// starting (the region could not be computed, the database is
     /// closed). Closing the database ends the observation.
-    public func start(
+    @preconcurrency public func start(
         in writer: any DatabaseWriter,
         onError: @escaping @Sendable (any Error) -> Void,
         onChange: @escaping @Sendable (Database) -> Void) -> AnyDatabaseCancellable

@@ -131,7 +131,7 @@ extension ValueObservation {
     /// concurrently with the writes that follow; while a fetch runs, any
     /// committed change triggers another fetch, since the new region is not
     /// known yet.
-    public static func tracking<Value>(
+    @preconcurrency public static func tracking<Value>(
         _ fetch: @escaping @Sendable (Database) throws -> Value) -> Self
     where Reducer == ValueReducers.Fetch<Value>
     {
@@ -151,7 +151,7 @@ extension ValueObservation {
     ///
     /// Changes outside of that region are not notified: use
     /// ``tracking(_:)`` when the region depends on the database content.
-    public static func trackingConstantRegion<Value>(
+    @preconcurrency public static func trackingConstantRegion<Value>(
         _ fetch: @escaping @Sendable (Database) throws -> Value) -> Self
     where Reducer == ValueReducers.Fetch<Value>
     {
@@ -169,7 +169,7 @@ extension ValueObservation {
     ///     region: .fullDatabase,
     ///     fetch: { db in try Player.fetchCount(db) })
     /// ```
-    public static func tracking<Value>(
+    @preconcurrency public static func tracking<Value>(
         region: any DatabaseRegionConvertible,
         _ otherRegions: any DatabaseRegionConvertible...,
         fetch: @escaping @Sendable (Database) throws -> Value) -> Self
@@ -180,7 +180,7 @@ extension ValueObservation {
 
     /// An observation of the value that `fetch` returns, which tracks the
     /// given regions, whatever `fetch` reads.
-    public static func tracking<Value>(
+    @preconcurrency public static func tracking<Value>(
         regions: [any DatabaseRegionConvertible],
         fetch: @escaping @Sendable (Database) throws -> Value) -> Self
     where Reducer == ValueReducers.Fetch<Value>
@@ -213,7 +213,7 @@ extension ValueObservation {
     ///
     /// The observation retains `reader` until it ends. A database
     /// snapshot, or a read-only database, notifies its one value only.
-    public func start(
+    @preconcurrency public func start(
         in reader: any DatabaseReader,
         scheduling scheduler: some ValueObservationScheduler,
         onError: @escaping @Sendable (any Error) -> Void,
@@ -240,7 +240,7 @@ extension ValueObservation {
     /// main dispatch queue: in an `async` main function, or in
     /// `dispatchMain()`.
     @MainActor
-    public func start(
+    @preconcurrency public func start(
         in reader: any DatabaseReader,
         scheduling scheduler: some ValueObservationMainActorScheduler = .mainActor,
         onError: @escaping @MainActor (any Error) -> Void,
