@@ -179,7 +179,7 @@ extension Database {
             try checkForAbortedTransaction(sql: statement.sql, arguments: statement.arguments)
         }
         executionObserver?.statementWillExecute(statement)
-        if _slowPath(selectionRecorder != nil), statement.isReadonly {
+        if _slowPath(selectionRecorder != nil) {
             selectionRecorder!.statementWillRead(statement)
         }
     }

@@ -268,6 +268,6 @@ protocol StatementExecutionObserver: AnyObject {
 /// Records what the statements of a fetch read, for the observation layer
 /// (the region a `ValueObservation` tracks).
 protocol StatementSelectionRecorder: AnyObject {
-    /// Before a read-only statement runs.
+    /// Before a statement runs (a write may read too: `INSERT ... SELECT`).
     func statementWillRead(_ statement: Statement)
 }
