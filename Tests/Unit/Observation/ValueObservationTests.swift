@@ -419,6 +419,29 @@ import Testing
         cancellable.cancel()
     }
 
+    /// A snapshot never changes: its observation notifies the state of
+    /// the snapshot, and nothing after the pool's commits.
+    @Test func aSnapshotNotifiesOneValue() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let dbPool = try makeObservedDatabase(.pool, dir) as! DatabasePool
+        try insertT(dbPool)
+        let snapshot = try dbPool.makeSnapshot()
+        try insertT(dbPool)
+        let fetches = LockedValue(0)
+        let recorder = ObservationRecorder<Int>()
+        let observation = ValueObservation.tracking { db in
+            fetches.update { $0 += 1 }
+            return try countT(db)
+        }
+        let cancellable = observation
+            .start(in: snapshot, scheduling: .async(onQueue: ObservationQueue().queue), recorder: recorder)
+        #expect(try await recorder.waitForValues(count: 1) == [1])
+        try insertT(dbPool)
+        #expect(fetches.value == 1)
+        cancellable.cancel()
+    }
+
     @Test(arguments: WriterKind.allCases) func typeErasedReaders(kind: WriterKind) async throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
