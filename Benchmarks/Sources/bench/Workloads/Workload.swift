@@ -30,6 +30,7 @@ struct Workload: Sendable {
     static let all: [Workload] = [
         fetchByIndex, fetchByName, fetchRecords, fetchDecodable,
         insertByIndex, insertByName, insertRecords, insertEncodable,
+        observe1, observe10, observe100,
     ]
 
     static func named(_ name: String) -> Workload? {
