@@ -334,3 +334,55 @@ private final class PlayerObserver: TransactionObserver {
         }
     }
 }
+
+// MARK: - Value observation
+
+extension ReadmeExamplesTests {
+    @Test func valueObservation() async throws {
+        let dbQueue = try DatabaseQueue()
+        try await dbQueue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE player (
+                    id INTEGER PRIMARY KEY, name TEXT NOT NULL, score INTEGER NOT NULL, creationDate DATETIME);
+                INSERT INTO player (name, score) VALUES ('Arthur', 1000);
+                """)
+        }
+        let observation = ValueObservation.tracking { db in
+            try Player.order(Player.Columns.score.desc).fetchAll(db)
+        }
+
+        // In a task: the current value, then a fresh value after each change.
+        var names: [[String]] = []
+        for try await players in observation.values(in: dbQueue) {
+            names.append(players.map(\.name))
+            if players.count == 2 { break }
+            try await dbQueue.write { db in
+                try db.execute(sql: "INSERT INTO player (name, score) VALUES ('Barbara', 1200)")
+            }
+        }
+        #expect(names == [["Arthur"], ["Barbara", "Arthur"]])
+
+        // With callbacks: until the cancellable is cancelled or deinitialized.
+        let received = LockedValue<[[String]]>([])
+        let done = DispatchSemaphore(value: 0)
+        let cancellable = observation.start(
+            in: dbQueue,
+            scheduling: .async(onQueue: DispatchQueue(label: "players")),
+            onError: { error in print("Observation failed:", error) },
+            onChange: { players in
+                received.update { $0.append(players.map(\.name)) }
+                done.signal()
+            })
+        try await onThread { try done.waitOrThrow("the initial value") }
+        cancellable.cancel()
+        #expect(received.value == [["Barbara", "Arthur"]])
+
+        // Right after each commit that changes the player table, on the writer.
+        let changes = LockedValue(0)
+        let regionCancellable = DatabaseRegionObservation(tracking: Player.all())
+            .start(in: dbQueue, onError: { error in print(error) }, onChange: { _ in changes.update { $0 += 1 } })
+        try await dbQueue.write { db in try db.execute(sql: "DELETE FROM player") }
+        #expect(changes.value == 1)
+        regionCancellable.cancel()
+    }
+}

@@ -28,14 +28,22 @@ import Testing
 
     @Test func noFileDependsOnALayerAbove() throws {
         let files = try SourceFile.library()
-        // The types each layer declares.
-        let declaringKeywords: Set<String> = ["class", "struct", "enum", "protocol", "typealias", "associatedtype", "actor"]
+        // The types each layer declares. Associated types are allowed in
+        // their layer and above, but don't forbid their names below: they
+        // belong to their protocol, and names such as `Value` are common
+        // generic parameters in every layer.
+        let declaringKeywords: Set<String> = ["class", "struct", "enum", "protocol", "typealias", "actor"]
         var declarations: [String: Set<String>] = [:]
+        var associatedTypes: [String: Set<String>] = [:]
         for file in files {
             // `class var`, `class func`: members, not types.
             for (keyword, name) in zip(file.identifiers, file.identifiers.dropFirst())
-            where declaringKeywords.contains(keyword) && !["var", "func", "let", "subscript"].contains(name) {
-                declarations[file.layer, default: []].insert(name)
+            where !["var", "func", "let", "subscript"].contains(name) {
+                if declaringKeywords.contains(keyword) {
+                    declarations[file.layer, default: []].insert(name)
+                } else if keyword == "associatedtype" {
+                    associatedTypes[file.layer, default: []].insert(name)
+                }
             }
         }
         var violations: [String] = []
@@ -44,7 +52,10 @@ import Testing
             // Names of the layers this file may use (its own included).
             let allowed = Self.layers
                 .filter { $0.folder == file.layer || $0.rank < rank }
-                .reduce(into: Set<String>()) { $0.formUnion(declarations[$1.folder] ?? []) }
+                .reduce(into: Set<String>()) {
+                    $0.formUnion(declarations[$1.folder] ?? [])
+                    $0.formUnion(associatedTypes[$1.folder] ?? [])
+                }
             let identifiers = Set(file.identifiers)
             for layer in Self.layers where layer.folder != file.layer && layer.rank >= rank {
                 let forbidden = (declarations[layer.folder] ?? []).subtracting(allowed)

@@ -179,6 +179,9 @@ extension Database {
             try checkForAbortedTransaction(sql: statement.sql, arguments: statement.arguments)
         }
         executionObserver?.statementWillExecute(statement)
+        if _slowPath(selectionRecorder != nil) {
+            selectionRecorder!.statementWillRead(statement)
+        }
     }
 
     /// After a statement ran to completion.

@@ -73,6 +73,9 @@ public final class Database {
 
     /// Hooks of the observation layer, when something observes the database.
     var executionObserver: (any StatementExecutionObserver)?
+    /// The observation layer's recorder of what a fetch reads, while a
+    /// value observation fetches (see `StatementSelectionRecorder`).
+    var selectionRecorder: (any StatementSelectionRecorder)?
 
     /// On a reader of a pool: the schema version its caches were filled
     /// at (see `refreshReaderSchemaCache`).
@@ -149,6 +152,7 @@ public final class Database {
     func close() {
         statementCache.removeAll()
         dropSchemaDependentCaches()
+        executionObserver?.databaseWillClose()
         executionObserver = nil
         authorizer.uninstall(from: self)
         // Statements still retained by the user are finalized when released:
@@ -262,4 +266,13 @@ protocol StatementExecutionObserver: AnyObject {
     /// Whether row deletions in `table` are observed (this disables
     /// SQLite's truncate optimization, which would not report them).
     func observesDeletions(on table: String) -> Bool
+    /// The connection closes: observations of it end.
+    func databaseWillClose()
+}
+
+/// Records what the statements of a fetch read, for the observation layer
+/// (the region a `ValueObservation` tracks).
+protocol StatementSelectionRecorder: AnyObject {
+    /// Before a statement runs (a write may read too: `INSERT ... SELECT`).
+    func statementWillRead(_ statement: Statement)
 }

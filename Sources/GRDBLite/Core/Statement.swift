@@ -41,6 +41,13 @@ public final class Statement {
     /// with unset values).
     private var argumentsAreBound: Bool
 
+    /// The columns the statement reads, as the authorizer reports them when
+    /// the SQL compiles again; nil if it doesn't. Computed on demand, for
+    /// the observation layer, so that ordinary compilations don't pay.
+    lazy var selectedColumns: [StatementAuthorizer.SelectedColumn]? = try? database.authorizer.selectedColumns {
+        _ = try database.makeStatement(sql: sql, persistent: false)
+    }
+
     /// The column names, left to right.
     public private(set) lazy var columnNames: [String] = (0..<CInt(columnCount)).map {
         columnName(sqliteStatement, $0)

@@ -84,8 +84,9 @@ final class StatementAuthorizer {
     /// Runs `body`, which compiles statements, and returns the columns
     /// they read (the observation layer makes regions of them).
     func selectedColumns(_ body: () throws -> Void) rethrows -> [SelectedColumn] {
+        let outer = selectedColumns
         selectedColumns = []
-        defer { selectedColumns = nil }
+        defer { selectedColumns = outer }
         try body()
         return selectedColumns!
     }

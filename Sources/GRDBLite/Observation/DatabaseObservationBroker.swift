@@ -133,6 +133,12 @@ final class DatabaseObservationBroker: StatementExecutionObserver {
         observations.contains { $0.observer?.observes(eventsOfKind: .delete(tableName: table)) ?? false }
     }
 
+    func databaseWillClose() {
+        for observation in observations {
+            (observation.observer as? DatabaseClosingObserver)?.databaseWillClose()
+        }
+    }
+
     func statementWillExecute(_ statement: Statement) {
         // A statement that did not run to completion (a cursor left before
         // its end) may have ended a transaction when SQLite reset it.
@@ -516,4 +522,10 @@ extension Database {
     var observationBroker: DatabaseObservationBroker? {
         executionObserver as? DatabaseObservationBroker
     }
+}
+
+/// An observer that the observation layer ends when the connection closes.
+protocol DatabaseClosingObserver: AnyObject {
+    /// Called on the connection's queue, before it closes.
+    func databaseWillClose()
 }

@@ -53,6 +53,19 @@ public struct DatabaseRegion: Sendable {
         tableRegions == nil
     }
 
+    /// The same region with each table renamed by `transform`, or left out
+    /// when it returns nil. The full database stays the full database.
+    func mapTables(_ transform: (String) throws -> String?) rethrows -> DatabaseRegion {
+        guard let tableRegions else { return self }
+        var result: [CaseInsensitiveIdentifier: TableRegion] = [:]
+        for (table, tableRegion) in tableRegions {
+            guard let name = try transform(table.rawValue) else { continue }
+            let key = CaseInsensitiveIdentifier(name)
+            result[key] = result[key].map { $0.union(tableRegion) } ?? tableRegion
+        }
+        return DatabaseRegion(tableRegions: result)
+    }
+
     /// The union of this region and another.
     public func union(_ other: DatabaseRegion) -> DatabaseRegion {
         guard let tableRegions, let otherTableRegions = other.tableRegions else { return .fullDatabase }

@@ -35,6 +35,7 @@ struct Workload: Sendable {
         fetchByIndex, fetchByName, fetchRecords, fetchDecodable,
         insertByIndex, insertByName, insertRecords, insertEncodable,
         concurrentReads1, concurrentReads2, concurrentReads4, readsWhileWriting, writeWhileReading,
+        observe1, observe10, observe100,
     ]
 
     static func named(_ name: String) -> Workload? {

@@ -448,6 +448,21 @@ public final class DatabasePool: Sendable {
         asyncConcurrentRead(value)
     }
 
+    /// See ``ObservationWriter``.
+    func observationWriterSync<T>(_ body: (Database) throws -> T) throws -> T {
+        try writer.reentrantSync(.current, owner: self) { db in
+            guard let db else { throw DatabaseError.connectionIsClosed() }
+            return try body(db)
+        }
+    }
+
+    /// See ``ObservationWriter``.
+    func observationWriterAsync(_ body: @escaping @Sendable (Result<Database, any Error>) -> Void) {
+        writer.async(owner: self) { db in
+            body(db.map { .success($0) } ?? .failure(DatabaseError.connectionIsClosed()))
+        }
+    }
+
     /// Runs `body` on the writer; throws `SQLITE_MISUSE` after `close()`.
     private func throwingWriterSync<T>(_ body: (Database) throws -> T) throws -> T {
         let context = AccessContext.current

@@ -260,6 +260,21 @@ public final class DatabaseQueue: Sendable {
         context.run(db, of: self) { db in db.readInTransaction(readOnly: true, value) }
     }
 
+    // MARK: - Observation
+
+    /// See ``ObservationWriter``.
+    func observationWriterSync<T>(_ body: (Database) throws -> T) throws -> T {
+        try connection.reentrantSync(AccessContext.current, owner: self) { db in
+            guard let db else { throw DatabaseError.connectionIsClosed() }
+            return try body(db)
+        }
+    }
+
+    /// See ``ObservationWriter``.
+    func observationWriterAsync(_ body: @escaping @Sendable (Result<Database, any Error>) -> Void) {
+        asyncResult(body)
+    }
+
     // MARK: - Unsafe accesses
 
     /// Runs `value` with the connection, outside of any transaction and

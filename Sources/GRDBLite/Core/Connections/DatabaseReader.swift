@@ -73,7 +73,7 @@ public protocol DatabaseReader: AnyObject, Sendable {
 
 /// A type-erased ``DatabaseReader``: forwards every access to its base.
 public final class AnyDatabaseReader: DatabaseReader {
-    private let base: any DatabaseReader
+    let base: any DatabaseReader
 
     /// Wraps `base`.
     public init(_ base: any DatabaseReader) {

@@ -145,7 +145,7 @@ extension DatabaseWriter {
 
 /// A type-erased ``DatabaseWriter``: forwards every access to its base.
 public final class AnyDatabaseWriter: DatabaseWriter {
-    private let base: any DatabaseWriter
+    let base: any DatabaseWriter
 
     /// Wraps `base`.
     public init(_ base: any DatabaseWriter) {

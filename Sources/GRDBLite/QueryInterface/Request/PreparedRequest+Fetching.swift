@@ -42,8 +42,10 @@ extension PreparedRequest {
 
     /// A copy of the first row, with its prefetched rows.
     func fetchOneRow(_ db: Database) throws -> Row? {
-        guard let row = try makeRowCursorIgnoringPrefetch()._fetchFirst({ $0.copy() }) else { return nil }
-        try supplementaryFetch?(db, [row])
+        let row = try makeRowCursorIgnoringPrefetch()._fetchFirst { $0.copy() }
+        // Without a row, the prefetch still records what it would read, for
+        // value observations.
+        try supplementaryFetch?(db, row.map { [$0] } ?? [])
         return row
     }
 

@@ -57,10 +57,30 @@ extension SQLRelation {
         return result
     }
 
+    /// Without origin rows, nothing is prefetched; but the fetch of a value
+    /// observation must still read the prefetched tables, so that it tracks
+    /// them (the first origin row would bring associated rows): this runs
+    /// the prefetch requests with a filter that matches no origin row.
+    private func recordPrefetchedRegion(_ db: Database) throws {
+        for prefetch in prefetches {
+            var association = prefetch.association
+            let mapping = try association.pivot.condition.joinMapping(
+                db, leftTable: source.tableName, rightTable: association.pivot.relation.source.tableName)
+            let noOrigin = SQLExpression.associative(.and, mapping.map { .compare(.equal, .column($0.right), .value(.null)) })
+            association.pivot.relation = association.pivot.relation.filter { _ in noOrigin }
+            _ = try association.destinationRelation()
+                .makePreparedRequest(db, forSingleResult: false, cached: false)
+                .fetchAllRows(db)
+        }
+    }
+
     /// Fetches the to-many associations of `rows`, and stores them in their
     /// prefetched rows.
     private func prefetch(_ db: Database, into rows: [Row]) throws {
-        guard let firstRow = rows.first else { return }
+        guard let firstRow = rows.first else {
+            if db.selectionRecorder != nil { try recordPrefetchedRegion(db) }
+            return
+        }
         for prefetch in prefetches {
             var association = prefetch.association
             let mapping = try association.pivot.condition.joinMapping(

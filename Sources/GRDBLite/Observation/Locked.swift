@@ -1,0 +1,22 @@
+import Foundation
+
+/// A value shared between threads, behind a lock. (NSLock, a pthread
+/// mutex, rather than `Synchronization.Mutex`: Thread Sanitizer sees the
+/// synchronization of the former only, on Linux.)
+// @unchecked Sendable: `value` is only used under `lock`.
+final class Locked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) {
+        self.value = value
+    }
+
+    /// Runs `body` with the value, under the lock. `body` must not call
+    /// out to code that could take the lock again.
+    func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
+    }
+}
