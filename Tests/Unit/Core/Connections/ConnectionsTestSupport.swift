@@ -28,8 +28,10 @@ struct StepFailure: Error, CustomStringConvertible {
 }
 
 /// How long a test waits for a semaphore before it fails instead of
-/// hanging: long, since it only expires when something is wrong.
-let stepTimeout: TimeInterval = 60
+/// hanging: long, since it only expires when something is wrong. Under the
+/// sanitizers, the property suites can hold both cooperative threads of a
+/// 2-core machine for more than a minute, and tasks wait for them.
+let stepTimeout: TimeInterval = 300
 
 extension DispatchSemaphore {
     /// Waits for a signal; throws if none comes within `stepTimeout`.

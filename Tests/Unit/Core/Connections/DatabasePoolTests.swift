@@ -214,37 +214,35 @@ import TestSupport
 
     /// Asynchronous reads wait for a reader on one thread: ten thousand of
     /// them don't start a thread each (GRDB's testNumberOfThreads_asyncRead).
-    /// The count is the process's, whose other tests run at the same time:
-    /// the check allows them 50 threads more than before the reads.
-    @Test func asyncReadsDoNotExplodeTheThreadCount() async throws {
-        try await onThread {
-            try Self.withDirectory { directory in
-                let threadsBefore = Self.threadCount()
-                let dbPool = try DatabasePool(path: directory.path())
-                let group = DispatchGroup()
-                let maximumThreadCount = LockedValue(0)
-                let failures = LockedValue(0)
-                for index in 0..<10_000 {
-                    group.enter()
-                    let access = index.isMultiple(of: 2) ? dbPool.asyncRead : dbPool.asyncUnsafeRead
-                    access { dbResult in
-                        if case .failure = dbResult { failures.update { $0 += 1 } }
-                        let count = Self.threadCount()
-                        maximumThreadCount.update { $0 = max($0, count) }
-                        group.leave()
-                    }
+    /// In a process of its own (an exit test), so that the count is the
+    /// pool's and not that of the tests running alongside.
+    @Test func asyncReadsDoNotExplodeTheThreadCount() async {
+        await #expect(processExitsWith: .success) {
+            let directory = try TemporaryDirectory()
+            defer { directory.remove() }
+            let dbPool = try DatabasePool(path: directory.path())
+            let group = DispatchGroup()
+            let maximumThreadCount = LockedValue(0)
+            let failures = LockedValue(0)
+            for index in 0..<10_000 {
+                group.enter()
+                let access = index.isMultiple(of: 2) ? dbPool.asyncRead : dbPool.asyncUnsafeRead
+                access { dbResult in
+                    if case .failure = dbResult { failures.update { $0 += 1 } }
+                    let count = DatabasePoolTests.threadCount()
+                    maximumThreadCount.update { $0 = max($0, count) }
+                    group.leave()
                 }
-                try check(group.wait(timeout: .now() + stepTimeout) == .success, "the reads ended")
-                try check(failures.value == 0, "\(failures.value) reads failed")
-                try check(
-                    maximumThreadCount.value < threadsBefore + 50,
-                    "\(maximumThreadCount.value) threads during the reads, \(threadsBefore) before")
+            }
+            guard group.wait(timeout: .now() + 300) == .success, failures.value == 0, maximumThreadCount.value < 50 else {
+                print("failures: \(failures.value), threads: \(maximumThreadCount.value)")
+                exit(1)
             }
         }
     }
 
     /// The number of threads of the process (Linux).
-    private static func threadCount() -> Int {
+    static func threadCount() -> Int {
         let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
         let line = status.split(separator: "\n").first { $0.hasPrefix("Threads:") }
         return line.flatMap { Int($0.dropFirst("Threads:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
