@@ -118,7 +118,9 @@ final class DatabaseObservationBroker: StatementExecutionObserver {
             for observation in observations {
                 guard let observer = observation.enabledObserver else { continue }
                 if eventKinds.contains(where: observer.observes(eventsOfKind:)) {
-                    didNotifyChanges = true
+                    // Outside of a transaction, there is no transaction
+                    // whose rollback observers must hear about.
+                    if database.isInsideTransaction { didNotifyChanges = true }
                     observer.databaseDidChange()
                 }
             }

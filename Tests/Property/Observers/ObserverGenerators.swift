@@ -17,6 +17,15 @@ enum ObserverSchema {
         INSERT INTO child (id, parentId) VALUES (1, 1), (2, 2), (3, 2), (4, 3);
         """
 
+    /// The columns of the tables of `sql` and `FailingStatement.schema`.
+    static let columns: [String: Set<String>] = [
+        "parent": ["id", "name", "score"], "child": ["id", "parentId"], "audit": ["id", "parentId"],
+        "uniq": ["id"], "guard": ["id"],
+    ]
+    /// The columns of `sqlite_master`, which `notifyChanges(in:)` accepts
+    /// but the full database does not include.
+    static let schemaTableColumns: Set<String> = ["type", "name", "tbl_name", "rootpage", "sql"]
+
     /// The rows that `sql` inserts.
     static let initialTables = ObserverModel.Tables(parents: [1: 0, 2: 0, 3: 0], children: [1: 1, 2: 2, 3: 2, 4: 3], audits: [])
 }
@@ -78,6 +87,35 @@ struct ObserverFilter: Sendable, CustomStringConvertible {
     }
 }
 
+/// A region of `db.notifyChanges(in:)`.
+enum RegionSpec: Sendable, CustomStringConvertible {
+    case fullDatabase
+    /// The union of these tables (names as written, in any case, maybe
+    /// missing), each whole (nil) or restricted to some columns. No table:
+    /// the empty region.
+    case tables([(name: String, columns: Set<String>?)])
+
+    var region: DatabaseRegion {
+        switch self {
+        case .fullDatabase:
+            return .fullDatabase
+        case .tables(let tables):
+            return tables.reduce(DatabaseRegion()) { region, table in
+                region.union(table.columns.map { DatabaseRegion(table: table.name, columns: $0) } ?? DatabaseRegion(table: table.name))
+            }
+        }
+    }
+
+    var description: String {
+        switch self {
+        case .fullDatabase: "full database"
+        case .tables(let tables) where tables.isEmpty: "empty region"
+        case .tables(let tables):
+            tables.map { $0.name + ($0.columns.map { "(" + $0.sorted().joined(separator: ",") + ")" } ?? "(*)") }.joined(separator: "+")
+        }
+    }
+}
+
 enum ObserverExtent: String, Sendable {
     case observerLifetime, nextTransaction, databaseLifetime
 
@@ -128,6 +166,8 @@ enum ObserverAction: Sendable, CustomStringConvertible {
     case deleteChildren(Int?)
     /// `SELECT COUNT(*) FROM parent`.
     case select
+    /// `db.notifyChanges(in:)`, after a `SELECT` (see the test).
+    case notifyChanges(RegionSpec)
 
     var description: String {
         func filter(_ id: Int?) -> String { id.map { " #\($0)" } ?? "" }
@@ -143,6 +183,7 @@ enum ObserverAction: Sendable, CustomStringConvertible {
         case .deleteParents(let id): return "deleteParents" + filter(id)
         case .deleteChildren(let id): return "deleteChildren" + filter(id)
         case .select: return "select"
+        case .notifyChanges(let region): return "notifyChanges \(region)"
         }
     }
 }
@@ -152,10 +193,10 @@ struct ObserverActions: ScriptActionGenerator {
     private var observerCount = 0
 
     mutating func action(_ r: inout Rand, readOnly: Bool) -> ObserverAction {
-        if readOnly { return .select }
+        if readOnly { return r.chance(0.2) ? .notifyChanges(region(&r)) : .select }
         let id = observerCount == 0 ? 0 : r.int(0...(observerCount - 1))
         let parent = r.int(1...5)
-        switch r.int(0...29) {
+        switch r.int(0...33) {
         case 0...5:
             defer { observerCount += 1 }
             return .add(ObserverSpec(
@@ -172,7 +213,24 @@ struct ObserverActions: ScriptActionGenerator {
         case 20...21: return .updateNames(r.chance(0.5) ? parent : nil)
         case 22...24: return .deleteParents(r.chance(0.7) ? parent : nil)
         case 25...26: return .deleteChildren(r.chance(0.5) ? r.int(1...6) : nil)
+        case 27...30: return .notifyChanges(region(&r))
         default: return .select
+        }
+    }
+
+    /// Mostly one or two tables that some observers observe and others
+    /// don't, sometimes restricted to columns that filter updates, written
+    /// in another case, missing, or the schema table.
+    private func region(_ r: inout Rand) -> RegionSpec {
+        switch r.int(0...9) {
+        case 0: return .fullDatabase
+        case 1: return .tables([])
+        default:
+            return .tables((0..<r.int(1...2)).map { _ in
+                let name = r.weighted([(3, "parent"), (2, "child"), (2, "audit"), (1, "PARENT"), (1, "Child"), (1, "uniq"), (1, "missing"), (1, "sqlite_master")])
+                let columns: Set<String>? = name.lowercased() == "parent" && r.chance(0.5) ? r.pick([["name"], ["score"], ["SCORE"], ["id"], ["id", "name"]] as [Set<String>]) : nil
+                return (name, columns)
+            })
         }
     }
 
@@ -200,6 +258,19 @@ struct ObserverActions: ScriptActionGenerator {
             return ids.indices.map { index in .insertParents(ids.enumerated().filter { $0.offset != index }.map(\.element)) }
         case .updateScores(.some), .updateNames(.some), .deleteParents(.some), .deleteChildren(.some), .insertChild:
             return [.select]
+        case .notifyChanges(.fullDatabase):
+            return [.notifyChanges(.tables([("parent", nil)])), .select]
+        case .notifyChanges(.tables(let tables)):
+            var candidates: [ObserverAction] = [.select]
+            if tables.count > 1 {
+                candidates += tables.indices.map { index in .notifyChanges(.tables(tables.enumerated().filter { $0.offset != index }.map(\.element))) }
+            }
+            for (index, table) in tables.enumerated() where table.columns != nil {
+                var whole = tables
+                whole[index].columns = nil
+                candidates.append(.notifyChanges(.tables(whole)))
+            }
+            return candidates
         default:
             return []
         }

@@ -15,6 +15,15 @@
 ///   outside of a transaction only notifies the rollback of its implicit
 ///   transaction if it notified changes. Read-only transactions notify
 ///   nothing.
+/// - `notifyChanges(in:)` tells `didChange`, at once (even in a savepoint),
+///   to each enabled observer that observes one of the kinds of changes of
+///   the region's tables: deletions, insertions, and updates of the
+///   region's columns (all of them for a whole table or the full database).
+///   Tables are found case-insensitively; missing ones are ignored; the full
+///   database does not include `sqlite_master`, which may be named. Outside
+///   of a transaction, it notifies no commit, and does not make the next
+///   failed implicit transaction notify its rollback. Read-only accesses
+///   notify nothing.
 /// - Extents: `.observerLifetime` ends when the test releases the observer,
 ///   `.nextTransaction` after the end of a transaction it is told of,
 ///   `.databaseLifetime` never (in a script). `remove` ends them all.
@@ -185,6 +194,11 @@ final class ObserverModel: ScriptModelDelegate {
             }
         case .select:
             return model.statement(writes: false) { .success("ok") }
+        case .notifyChanges(let region):
+            return model.statement(writes: false) {
+                if !isReadOnly() { notifyChanges(ofKinds: Self.eventKinds(of: region)) }
+                return .success("ok")
+            }
         }
         return "ok"
     }
@@ -224,6 +238,35 @@ final class ObserverModel: ScriptModelDelegate {
             else { continue }
             didNotifyChanges = true
             log("o\(observation.observerID) \(event)")
+            if observers[index].spec.stopsAfterChange { observers[index].isEnabled = false }
+        }
+    }
+
+    /// The kinds of changes that `notifyChanges(in:)` announces.
+    static func eventKinds(of region: RegionSpec) -> [EventKind] {
+        let tables: [(name: String, columns: Set<String>)]
+        switch region {
+        case .fullDatabase:
+            tables = ObserverSchema.columns.map { ($0.key, $0.value) }
+        case .tables(let specs):
+            tables = specs.compactMap { spec in
+                let name = spec.name.lowercased()
+                guard let all = name == "sqlite_master" ? ObserverSchema.schemaTableColumns : ObserverSchema.columns[name] else {
+                    return nil
+                }
+                guard let columns = spec.columns else { return (name, all) }
+                return (name, all.filter { column in columns.contains { $0.lowercased() == column.lowercased() } })
+            }
+        }
+        return tables.flatMap { table in
+            [EventKind(.delete, table.name), EventKind(.insert, table.name), EventKind(.update, table.name, columns: table.columns)]
+        }
+    }
+
+    private func notifyChanges(ofKinds kinds: [EventKind]) {
+        for index in observers.indices where observers[index].isNotified && observers[index].isEnabled {
+            guard kinds.contains(where: observers[index].spec.filter.observes) else { continue }
+            log("o\(observers[index].spec.id) didChange")
             if observers[index].spec.stopsAfterChange { observers[index].isEnabled = false }
         }
     }

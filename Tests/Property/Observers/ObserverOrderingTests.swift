@@ -5,9 +5,10 @@ import Testing
 /// Random scripts of inserts, updates and deletes (with a foreign key
 /// cascade and a trigger), savepoints, commits, rollbacks, failing
 /// statements and commits cancelled by observers, with observers of various
-/// filters and extents added, removed and released along the way: the log
-/// of notifications (kind, table, rowid, and order across observers) is the
-/// one of `ObserverModel`.
+/// filters and extents added, removed and released along the way, and
+/// `notifyChanges(in:)` of random regions: the log of notifications (kind,
+/// table, rowid, which observers `notifyChanges` tells, and order across
+/// observers) is the one of `ObserverModel`.
 @Suite struct ObserverOrderingTests {
     @Test func notificationsFollowTheModel() async {
         await checkProperty(count: 1500, input: ObserverGenerators.script) { script in
@@ -51,6 +52,13 @@ import Testing
                 try db.execute(sql: "DELETE FROM child" + whereClause(id), arguments: StatementArguments(id.map { [$0] } ?? []))
             case .select:
                 _ = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM parent")
+            case .notifyChanges(let region):
+                // In a block whose transaction SQLite rolled back, reading
+                // the schema fails, and notifyChanges reads it only when
+                // the database has observers: the SELECT makes it fail
+                // as the model's statements do.
+                _ = try Int.fetchOne(db, sql: "SELECT 1")
+                try db.notifyChanges(in: region.region)
             }
             return "ok"
         }
@@ -93,6 +101,13 @@ private final class ScriptObserver: TransactionObserver {
 
     func databaseDidChange(with event: DatabaseEvent) {
         log.append("o\(spec.id) \(event.kind) \(event.tableName) \(event.rowID)")
+        if spec.stopsAfterChange {
+            stopObservingDatabaseChangesUntilNextTransaction()
+        }
+    }
+
+    func databaseDidChange() {
+        log.append("o\(spec.id) didChange")
         if spec.stopsAfterChange {
             stopObservingDatabaseChangesUntilNextTransaction()
         }

@@ -165,6 +165,22 @@ import Testing
         #expect(observer.events == ["didChange"])
     }
 
+    /// A statement that later fails outside of a transaction notifies no
+    /// rollback: its own implicit transaction notified nothing.
+    @Test func outsideOfTransactionThenFailedStatement() throws {
+        let dbQueue = try makePlayerDatabase()
+        try dbQueue.write { db in try db.execute(sql: "INSERT INTO player (id) VALUES (1)") }
+        let observer = RecordingObserver()
+        dbQueue.add(transactionObserver: observer)
+        try dbQueue.writeWithoutTransaction { db in
+            try db.notifyChanges(in: DatabaseRegion(table: "player"))
+            #expect(throws: DatabaseError.self) {
+                try db.execute(sql: "INSERT INTO player (id) VALUES (1)")
+            }
+        }
+        #expect(observer.events == ["didChange"])
+    }
+
     @Test func withoutObserverItDoesNothing() throws {
         let dbQueue = try makePlayerDatabase()
         try dbQueue.write { db in
