@@ -97,6 +97,19 @@ import GRDBLite
             == #"CREATE TABLE "t" ("c" TEXT CHECK (length("c") > 2))"#)
     }
 
+    /// Comparing two columns builds SQL, never Swift's `Bool` of two equal
+    /// or different `Column` values (which would write `CHECK (1)`).
+    @Test func checkComparingTwoColumns() throws {
+        #expect(try columnSQL { t in
+            t.column("b", .integer)
+            t.column("c", .integer).check { $0 != Column("b") }.check { $0 == Column("b") + 0 }
+        } == #"CREATE TABLE "t" ("b" INTEGER, "c" INTEGER CHECK ("c" <> "b") CHECK ("c" = ("b" + 0)))"#)
+        #expect(try columnSQL { t in
+            t.column("b", .integer)
+            t.column("c", .integer).check { $0 == Column("b") }
+        } == #"CREATE TABLE "t" ("b" INTEGER, "c" INTEGER CHECK ("c" = "b"))"#)
+    }
+
     @Test func collate() throws {
         #expect(try columnSQL { $0.column("c", .text).collate(.nocase) } == #"CREATE TABLE "t" ("c" TEXT COLLATE "NOCASE")"#)
         #expect(try columnSQL { $0.column("c", .text).collate(.rtrim) } == #"CREATE TABLE "t" ("c" TEXT COLLATE "RTRIM")"#)

@@ -17,7 +17,10 @@ extension ColumnExpression {
 /// let name: String = row[nameColumn]
 /// let players = try Player.order(Column("score").desc).fetchAll(db)
 /// ```
-public struct Column: ColumnExpression, Sendable, Hashable {
+///
+/// Not `Equatable`, as in GRDB: `Column("a") != Column("b")` is the SQL
+/// expression `"a" <> "b"`, never Swift's `Bool`.
+public struct Column: ColumnExpression, Sendable {
     /// The hidden `rowid` column.
     public static let rowID = Column("rowid")
 
