@@ -80,18 +80,37 @@ struct StatementStepper {
         self.columnLookup = statement.columnLookup
     }
 
-    /// Moves to the next row; false at the end, which sets `isDone`.
+    /// Moves to the next row; false at the end, which sets `isDone` (as
+    /// does a failure: the cursor keeps the error, see `rethrow`).
     @inlinable
     @inline(__always)
-    func step(_ isDone: inout Bool) throws -> Bool {
+    func step(_ isDone: inout Bool, _ failure: inout (any Error)?) throws -> Bool {
         // Unmanaged, unretained: the statement keeps the connection alive.
         database._withUnsafeGuaranteedRef { $0.preconditionValidAccess("A database cursor") }
         columnLookup.pointee.position = 0
         let code = sqlite3_step(sqliteStatement)
         if _fastPath(code == SQLITE_ROW) { return true }
         isDone = true
-        try finish(code)
+        try finish(code, &failure)
         return false
+    }
+
+    /// After the end: throws the error of the step that failed, if any,
+    /// so that a failed cursor never looks finished.
+    @usableFromInline
+    func rethrow(_ failure: (any Error)?) throws {
+        if let failure { throw failure }
+    }
+
+    /// `finish(_:)`, which keeps its error in `failure`.
+    @usableFromInline
+    func finish(_ code: CInt, _ failure: inout (any Error)?) throws {
+        do {
+            try finish(code)
+        } catch {
+            failure = error
+            throw error
+        }
     }
 
     /// The statement is done or failed: tell the connection.

@@ -177,6 +177,9 @@ public final class DatabaseValueCursor<Value: DatabaseValueConvertible>: Databas
     /// Unchecked exclusivity: read and written for every row, by the thread
     /// of the cursor's database access (the stepper checks it).
     @usableFromInline @exclusivity(unchecked) var isDone = false
+    /// The error of the step that failed: `next()` throws it again.
+    /// Unchecked exclusivity: as `isDone`, passed to every step.
+    @usableFromInline @exclusivity(unchecked) var failure: (any Error)?
     @usableFromInline let row: Row
     @usableFromInline let stepper: StatementStepper
 
@@ -195,8 +198,11 @@ public final class DatabaseValueCursor<Value: DatabaseValueConvertible>: Databas
 
     @inlinable
     public func next() throws -> Value? {
-        if isDone { return nil }
-        guard try stepper.step(&isDone) else { return nil }
+        if isDone {
+            try stepper.rethrow(failure)
+            return nil
+        }
+        guard try stepper.step(&isDone, &failure) else { return nil }
         return try Value.decode(fromRow: row, atUncheckedIndex: 0)
     }
 

@@ -26,6 +26,56 @@ import TestSupport
         }
     }
 
+    /// A value read through `DatabaseValueCursor` (not a fast column type).
+    private struct Number: DatabaseValueConvertible {
+        var value: Int64
+        var databaseValue: DatabaseValue { value.databaseValue }
+        static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Number? {
+            Int64.fromDatabaseValue(dbValue).map(Number.init)
+        }
+    }
+
+    private struct NumberRecord: FetchableRecord {
+        var value: Int64
+        init(row: Row) throws { value = try row.decode(Int64.self, atIndex: 0) }
+    }
+
+    /// A cursor whose step failed throws the error again at each `next()`:
+    /// it never looks finished, so that nobody takes a failed iteration
+    /// for a complete one (rows, values, fast values, records).
+    @Test(arguments: ["row", "value", "fast value", "record"])
+    func aFailedStepThrowsAgain(kind: String) throws {
+        try read { db throws in
+            db.add(function: DatabaseFunction("failAfterOne", argumentCount: 1, pure: true) { dbValues in
+                guard let x = Int64.fromDatabaseValue(dbValues[0]), x < 2 else {
+                    throw DatabaseError(message: "failAfterOne")
+                }
+                return x
+            })
+            let sql = "SELECT failAfterOne(x) FROM (\(Self.sql))"
+            let next: () throws -> Int64?
+            switch kind {
+            case "row":
+                let cursor = try Row.fetchCursor(db, sql: sql)
+                next = { try cursor.next().map { $0[0] } }
+            case "value":
+                let cursor = try Number.fetchCursor(db, sql: sql)
+                next = { try cursor.next()?.value }
+            case "fast value":
+                let cursor = try Int64.fetchCursor(db, sql: sql)
+                next = { try cursor.next() }
+            default:
+                let cursor = try NumberRecord.fetchCursor(db, sql: sql)
+                next = { try cursor.next()?.value }
+            }
+            #expect(try next() == 1)
+            for _ in 0..<2 {
+                let error = #expect(throws: DatabaseError.self) { try next() }
+                #expect(error?.message == "failAfterOne")
+            }
+        }
+    }
+
     @Test func forEach() throws {
         try read { db throws in
             var values: [Int] = []
@@ -193,7 +243,7 @@ import TestSupport
             #expect(try cursor.next() == 2)
             let error = #expect(throws: DatabaseError.self) { try cursor.next() }
             #expect(error?.message == "three")
-            #expect(try cursor.next() == nil, "a failed cursor is done")
+            #expect(throws: DatabaseError.self, "a failed cursor throws again") { try cursor.next() }
         }
     }
 
