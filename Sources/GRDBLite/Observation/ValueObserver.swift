@@ -247,8 +247,14 @@ final class ValueObserver<Reducer: ValueReducer, Scheduler: ValueObservationSche
                 return
             }
             let (fetched, region) = try fetch(db, recording: recordsRegion)
+            if let region {
+                state.withLock { $0.region = region }
+            }
+            reportRegion()
+            // Enqueued before the next fetch may start (below), so that the
+            // values reduce in the order of their fetches.
+            reduceAndNotify(fetched)
             let fetchesAgain = state.withLock { state in
-                if let region { state.region = region }
                 if state.needsFetch {
                     state.needsFetch = false
                     return true
@@ -256,8 +262,6 @@ final class ValueObserver<Reducer: ValueReducer, Scheduler: ValueObservationSche
                 state.isFetching = false
                 return false
             }
-            reportRegion()
-            reduceAndNotify(fetched)
             if fetchesAgain {
                 writer.asyncRead { self.fetchConcurrently($0, writer) }
             }
