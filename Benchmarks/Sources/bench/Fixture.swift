@@ -95,7 +95,7 @@ final class Fixture {
                 try? FileManager.default.removeItem(atPath: path + suffix)
             }
             try FileManager.default.copyItem(atPath: fetchPath, toPath: path)
-            let db = try RawDatabase(path: path)
+            let db = try RawDatabase(walPath: path)
             guard try db.strings("PRAGMA journal_mode = WAL") == ["wal"] else {
                 throw BenchError("\(path) can't be put in WAL mode")
             }

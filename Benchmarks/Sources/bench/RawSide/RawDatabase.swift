@@ -18,6 +18,16 @@ final class RawDatabase {
         self.handle = handle
     }
 
+    /// A connection to a file in WAL mode, that waits out the locks WAL
+    /// mode can still take, as the pools' readers do
+    /// (<https://www.sqlite.org/wal.html#sometimes_queries_return_sqlite_busy_in_wal_mode>):
+    /// without it, a read that starts while another connection holds such a
+    /// lock fails with SQLITE_BUSY.
+    convenience init(walPath path: String) throws {
+        try self.init(path: path)
+        sqlite3_busy_timeout(handle, 10_000)
+    }
+
     deinit {
         sqlite3_close_v2(handle)
     }

@@ -5,7 +5,7 @@ import BenchSQLite
 extension RawSide {
     static func concurrentReads(_ fixture: Fixture, readers: Int) throws -> SideJob {
         let path = try fixture.concurrentPath()
-        let connections = Unchecked(try (0..<readers).map { _ in try RawDatabase(path: path) })
+        let connections = Unchecked(try (0..<readers).map { _ in try RawDatabase(walPath: path) })
         let digests = ReadDigests()
         return SideJob(
             run: {
@@ -21,7 +21,7 @@ extension RawSide {
     static func readsWhileWriting(_ fixture: Fixture) throws -> SideJob {
         let path = try fixture.concurrentPath()
         let writer = Unchecked(try makeWriter(path))
-        let readers = Unchecked(try (0..<ConcurrencyPlan.readerCount).map { _ in try RawDatabase(path: path) })
+        let readers = Unchecked(try (0..<ConcurrencyPlan.readerCount).map { _ in try RawDatabase(walPath: path) })
         let digests = ReadDigests()
         return SideJob(
             run: {
@@ -50,7 +50,7 @@ extension RawSide {
     static func writeWhileReading(_ fixture: Fixture) throws -> SideJob {
         let path = try fixture.concurrentPath()
         let writer = Unchecked(try makeWriter(path))
-        let readers = Unchecked(try (0..<ConcurrencyPlan.readerCount).map { _ in try RawDatabase(path: path) })
+        let readers = Unchecked(try (0..<ConcurrencyPlan.readerCount).map { _ in try RawDatabase(walPath: path) })
         let count = fixture.concurrentInsertRowCount
         let expected = Digest.expected(rowCount: fixture.fetchRowCount)
         return SideJob(
@@ -81,7 +81,7 @@ extension RawSide {
     // MARK: - Helpers
 
     private static func makeWriter(_ path: String) throws -> RawDatabase {
-        let db = try RawDatabase(path: path)
+        let db = try RawDatabase(walPath: path)
         try db.execute("PRAGMA synchronous = NORMAL")
         return db
     }
