@@ -72,6 +72,7 @@ extension Database {
             sqlite3_prepare_v3(sqliteConnection, start, -1, flags, &sqliteStatement, &tail)
         }
         guard code == SQLITE_OK else {
+            try checkCancellation(afterFailure: code)
             throw DatabaseError(
                 resultCode: ResultCode(rawValue: sqlite3_extended_errcode(sqliteConnection)),
                 message: lastErrorMessage,
@@ -178,6 +179,9 @@ extension Database {
         if isInsideTransactionBlock && sqlite3_get_autocommit(sqliteConnection) != 0 {
             try checkForAbortedTransaction(sql: statement.sql, arguments: statement.arguments)
         }
+        if _slowPath(accessIsCancelled.load(ordering: .relaxed)) {
+            try checkCancellation(before: statement)
+        }
         executionObserver?.statementWillExecute(statement)
         if _slowPath(selectionRecorder != nil) {
             selectionRecorder!.statementWillRead(statement)
@@ -221,6 +225,7 @@ extension Database {
             dropSchemaDependentCaches()
         }
         try executionObserver?.statementDidFail(statement)
+        try checkCancellation(afterFailure: code)
         throw DatabaseError(
             resultCode: extendedCode != 0 ? extendedCode : code,
             message: message,

@@ -195,11 +195,38 @@ extension Database {
         needsRollback = false
         if isInsideTransaction {
             do {
-                try execute(sql: "ROLLBACK TRANSACTION")
+                try retryingInterruption { try execute(sql: "ROLLBACK TRANSACTION") }
             } catch {
                 needsRollback = isInsideTransaction
                 throw error
             }
+        }
+    }
+
+    /// Runs `statement`, a rollback or the end of a read-only access,
+    /// again once if an interruption or a task cancellation stopped it:
+    /// they must run, and the interruption may as well have come before
+    /// or after them. SQLite's FTS5 can leave the connection interrupted
+    /// until its statements are reset
+    /// (<https://sqlite.org/forum/forumpost/95413eb410>).
+    private func retryingInterruption(_ statement: () throws -> Void) throws {
+        do {
+            try statement()
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_INTERRUPT || error.resultCode == .SQLITE_ABORT {
+            resetAllStatements()
+            try statement()
+        } catch is CancellationError {
+            resetAllStatements()
+            try statement()
+        }
+    }
+
+    /// Resets every prepared statement of the connection.
+    private func resetAllStatements() {
+        var statement = sqlite3_next_stmt(sqliteConnection, nil)
+        while let current = statement {
+            sqlite3_reset(current)
+            statement = sqlite3_next_stmt(sqliteConnection, current)
         }
     }
 
@@ -250,7 +277,7 @@ extension Database {
             readOnlyDepth -= 1
             if readOnlyDepth == 0 {
                 do {
-                    try execute(sql: "PRAGMA query_only = 0")
+                    try retryingInterruption { try execute(sql: "PRAGMA query_only = 0") }
                 } catch {
                     // Out of memory: the next statement retries, so that
                     // the connection does not stay read-only.

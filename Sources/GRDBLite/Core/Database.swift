@@ -34,6 +34,9 @@ public final class Database {
 
     /// The thread that is currently allowed to use the connection (0: none).
     @usableFromInline let accessOwner = Atomic<UInt>(0)
+    /// Whether the task of the running asynchronous access is cancelled:
+    /// its statements then fail with `CancellationError`.
+    @usableFromInline let accessIsCancelled = Atomic(false)
 
     // Transactions
     /// Whether the connection was in autocommit mode after the last statement.
@@ -237,6 +240,42 @@ public final class Database {
     /// Safe to call from any thread.
     public func interrupt() {
         sqlite3_interrupt(sqliteConnection)
+    }
+
+    // MARK: - Task cancellation
+
+    /// Cancels the running access, from any thread: the running statement
+    /// is interrupted, and the next ones fail with `CancellationError`
+    /// (see ``statementWillExecute(_:)``).
+    func cancelAccess() {
+        accessIsCancelled.store(true, ordering: .relaxed)
+        sqlite3_interrupt(sqliteConnection)
+    }
+
+    /// Ends the cancellation of an access, when it ends.
+    func uncancelAccess() {
+        accessIsCancelled.store(false, ordering: .relaxed)
+    }
+
+    /// Throws `CancellationError` if the access is cancelled and
+    /// `statement` is not one that must run anyway: a rollback, which ends
+    /// what the cancellation interrupted, the commit of a read-only
+    /// transaction, and the pragma that ends a read-only access.
+    func checkCancellation(before statement: Statement) throws {
+        guard accessIsCancelled.load(ordering: .relaxed) else { return }
+        if statement.info.transactionEffect?.rollsBack == true { return }
+        if statement.info.transactionEffect == .commitTransaction && isReadOnly { return }
+        if statement.sql.starts(with: "PRAGMA query_only") { return }
+        throw CancellationError()
+    }
+
+    /// Throws `CancellationError` instead of the interruption of a
+    /// cancelled access.
+    func checkCancellation(afterFailure code: CInt) throws {
+        let primaryCode = code & 0xFF
+        if (primaryCode == SQLITE_INTERRUPT || primaryCode == SQLITE_ABORT) && accessIsCancelled.load(ordering: .relaxed) {
+            throw CancellationError()
+        }
     }
 }
 

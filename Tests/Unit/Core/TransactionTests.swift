@@ -316,4 +316,39 @@ import GRDBLite
         }
         #expect(error?.message == "first")
     }
+
+    /// An interruption outside of any statement leaves FTS5 interrupted
+    /// (<https://sqlite.org/forum/forumpost/95413eb410>): the rollback is
+    /// retried, and the transaction never stays open (GRDB's issue 1838).
+    @Test func interruptedRollbackStillRollsBack() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.inDatabase { db in
+            try db.execute(sql: "CREATE VIRTUAL TABLE documents USING fts5(content)")
+            try db.inTransaction {
+                try db.execute(sql: "INSERT INTO documents(content) VALUES ('Document')")
+                dbQueue.interrupt()
+                return .rollback
+            }
+            #expect(!db.isInsideTransaction)
+        }
+        #expect(try dbQueue.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM documents") } == 0)
+    }
+
+    /// An interrupted commit fails with `SQLITE_INTERRUPT` and rolls back;
+    /// the connection is usable afterwards.
+    @Test func interruptedCommitRollsBack() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in try db.execute(sql: "CREATE VIRTUAL TABLE documents USING fts5(content)") }
+        do {
+            try dbQueue.write { db in
+                try db.execute(sql: "INSERT INTO documents(content) VALUES ('Document')")
+                dbQueue.interrupt()
+            }
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_INTERRUPT {
+            // SQLite's FTS5 fails the commit.
+        }
+        #expect(try dbQueue.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM documents") } == 0)
+        try dbQueue.write { db in try db.execute(sql: "INSERT INTO documents(content) VALUES ('Other')") }
+        #expect(try dbQueue.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM documents") } == 1)
+    }
 }

@@ -78,8 +78,10 @@ final class SerializedConnection: @unchecked Sendable {
     /// result to the awaiting task; throws `SQLITE_MISUSE` if the
     /// connection is closed.
     func execute<T: Sendable>(owner: AnyObject, _ body: @Sendable (Database) throws -> T) async throws -> T {
-        try await awaitAccess({ callback in
-            async(owner: owner) { db in callback(db.map { .success($0) } ?? .failure(DatabaseError.connectionIsClosed())) }
+        // unsafe: the owner only crosses to the queue to identify the access.
+        let owner = UncheckedSendable(owner)
+        return try await awaitAccess({ [self] callback in
+            async(owner: owner.value) { db in callback(db.map { .success($0) } ?? .failure(DatabaseError.connectionIsClosed())) }
         }, body)
     }
 
@@ -113,41 +115,6 @@ final class SerializedConnection: @unchecked Sendable {
         closed.withLock { closed in
             if !closed { db.interrupt() }
         }
-    }
-}
-
-/// Runs `body` with the connection that `schedule` gives to its callback
-/// (or fails with its error), and returns the result to the awaiting task:
-/// the `async` form of the accesses whose closure takes a `Result`.
-func awaitAccess<T: Sendable>(
-    _ schedule: (@escaping @Sendable (Result<Database, any Error>) -> Void) -> Void,
-    _ body: @Sendable (Database) throws -> T) async throws -> T
-{
-    try await withoutActuallyEscaping(body) { body in
-        let box = ClosureBox(body)
-        return try await withCheckedThrowingContinuation { continuation in
-            schedule { dbResult in
-                // `consume` releases the closure before the caller resumes
-                // and `withoutActuallyEscaping` checks that it did not escape.
-                continuation.resume(with: box.consume(dbResult))
-            }
-        }
-    }
-}
-
-/// Moves a closure into a `@Sendable` dispatch block, and out of it.
-// @unchecked Sendable: the value is set before the block is enqueued and
-// taken once inside it; the dispatch queue orders the two.
-final class ClosureBox<T>: @unchecked Sendable {
-    private var value: T?
-    init(_ value: T) { self.value = value }
-
-    /// Calls the closure once with the connection, or fails with the
-    /// error, and releases the closure before it returns.
-    func consume<R>(_ dbResult: Result<Database, any Error>) -> Result<R, any Error> where T == @Sendable (Database) throws -> R {
-        let body = value!
-        value = nil
-        return dbResult.flatMap { db in Result { try body(db) } }
     }
 }
 
