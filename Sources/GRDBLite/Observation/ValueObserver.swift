@@ -251,10 +251,11 @@ final class ValueObserver<Reducer: ValueReducer, Scheduler: ValueObservationSche
                 state.withLock { $0.region = region }
             }
             reportRegion()
-            // Enqueued before the next fetch may start (below), so that the
-            // values reduce in the order of their fetches.
-            reduceAndNotify(fetched)
+            // The value is enqueued in the same step as the fetch ends: no
+            // other fetch can enqueue its value first, and once the value
+            // is notified, changes are compared with the fetched region.
             let fetchesAgain = state.withLock { state in
+                reduceAndNotify(fetched)
                 if state.needsFetch {
                     state.needsFetch = false
                     return true
