@@ -37,6 +37,7 @@ public final class Database {
     /// Whether the task of the running asynchronous access is cancelled:
     /// its statements then fail with `CancellationError`.
     @usableFromInline let accessIsCancelled = Atomic(false)
+    let accessCancellation = Locked(AccessCancellation())
 
     // Transactions
     /// Whether the connection was in autocommit mode after the last statement.
@@ -244,17 +245,46 @@ public final class Database {
 
     // MARK: - Task cancellation
 
+    /// The cancellation of the running access; `accessIsCancelled` mirrors
+    /// `isCancelled` for the check of every statement.
+    struct AccessCancellation {
+        var isCancelled = false
+        /// Nesting of ``ignoringCancellation(_:)``.
+        var ignoringDepth = 0
+    }
+
     /// Cancels the running access, from any thread: the running statement
     /// is interrupted, and the next ones fail with `CancellationError`
-    /// (see ``statementWillExecute(_:)``).
+    /// (see ``statementWillExecute(_:)``), unless they run inside
+    /// ``ignoringCancellation(_:)``.
     func cancelAccess() {
-        accessIsCancelled.store(true, ordering: .relaxed)
-        sqlite3_interrupt(sqliteConnection)
+        accessCancellation.withLock { state in
+            state.isCancelled = true
+            accessIsCancelled.store(true, ordering: .relaxed)
+            if state.ignoringDepth == 0 { sqlite3_interrupt(sqliteConnection) }
+        }
     }
 
     /// Ends the cancellation of an access, when it ends.
     func uncancelAccess() {
-        accessIsCancelled.store(false, ordering: .relaxed)
+        accessCancellation.withLock { state in
+            state.isCancelled = false
+            accessIsCancelled.store(false, ordering: .relaxed)
+        }
+    }
+
+    /// Runs `body` with the cancellation of the access ignored: what
+    /// follows a commit (the transaction observers) is not cancelled.
+    func ignoringCancellation<T>(_ body: () throws -> T) rethrows -> T {
+        accessCancellation.withLock { $0.ignoringDepth += 1 }
+        defer { accessCancellation.withLock { $0.ignoringDepth -= 1 } }
+        return try body()
+    }
+
+    /// Whether the statements of the access must throw `CancellationError`.
+    private var cancellationApplies: Bool {
+        accessIsCancelled.load(ordering: .relaxed)
+            && accessCancellation.withLock { $0.isCancelled && $0.ignoringDepth == 0 }
     }
 
     /// Throws `CancellationError` if the access is cancelled and
@@ -262,7 +292,7 @@ public final class Database {
     /// what the cancellation interrupted, the commit of a read-only
     /// transaction, and the pragma that ends a read-only access.
     func checkCancellation(before statement: Statement) throws {
-        guard accessIsCancelled.load(ordering: .relaxed) else { return }
+        guard cancellationApplies else { return }
         if statement.info.transactionEffect?.rollsBack == true { return }
         if statement.info.transactionEffect == .commitTransaction && isReadOnly { return }
         if statement.sql.starts(with: "PRAGMA query_only") { return }
@@ -273,7 +303,7 @@ public final class Database {
     /// cancelled access.
     func checkCancellation(afterFailure code: CInt) throws {
         let primaryCode = code & 0xFF
-        if (primaryCode == SQLITE_INTERRUPT || primaryCode == SQLITE_ABORT) && accessIsCancelled.load(ordering: .relaxed) {
+        if (primaryCode == SQLITE_INTERRUPT || primaryCode == SQLITE_ABORT) && cancellationApplies {
             throw CancellationError()
         }
     }

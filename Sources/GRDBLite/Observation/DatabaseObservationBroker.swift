@@ -281,8 +281,12 @@ final class DatabaseObservationBroker: StatementExecutionObserver {
         heldChanges = []
         savepointStarts = []
         if !database.isReadOnly {
-            for observation in observations {
-                observation.databaseDidCommit(database)
+            // The commit is done: the task's cancellation doesn't stop
+            // the observers (a ValueObservation fetches its new value).
+            database.ignoringCancellation {
+                for observation in observations {
+                    observation.databaseDidCommit(database)
+                }
             }
         }
         transactionDidEnd()

@@ -209,4 +209,31 @@ import TestSupport
         }
         #expect(error?.resultCode == .SQLITE_INTERRUPT)
     }
+
+    /// Once a write commits, its transaction observers run even if the
+    /// task is cancelled meanwhile (GRDB's issue 1746: a ValueObservation
+    /// fetches its new value there).
+    @Test(arguments: WriterKind.allCases)
+    func observersAfterCommitIgnoreCancellation(_ kind: WriterKind) async throws {
+        final class CancellingObserver: TransactionObserver, @unchecked Sendable {
+            // @unchecked Sendable: used on the writer's queue only.
+            var countAfterCommit: Int?
+            func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { true }
+            func databaseDidChange(with event: DatabaseEvent) { }
+            func databaseDidRollback(_ db: Database) { }
+            func databaseDidCommit(_ db: Database) {
+                AsyncAccessTests.cancelCurrentTask()
+                countAfterCommit = try? Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t")
+            }
+        }
+        let directory = try TemporaryDirectory()
+        let writer = try Self.makeWriter(kind, directory)
+        let observer = CancellingObserver()
+        writer.add(transactionObserver: observer, extent: .observerLifetime)
+        let task = Task {
+            try await writer.write { db in try db.execute(sql: "INSERT INTO t VALUES (2)") }
+        }
+        try await task.value
+        #expect(observer.countAfterCommit == 2)
+    }
 }
