@@ -88,6 +88,34 @@ private final class PlayerObserver: TransactionObserver {
     func databaseDidRollback(_ db: Database) { changes = [] }
 }
 
+private final class Place: Record {
+    var id: Int64?
+    var title: String
+
+    init(title: String) {
+        self.title = title
+        super.init()
+    }
+
+    override class var databaseTableName: String { "place" }
+
+    required init(row: Row) throws {
+        id = row["id"]
+        title = row["title"]
+        try super.init(row: row)
+    }
+
+    override func encode(to container: inout PersistenceContainer) throws {
+        container["id"] = id
+        container["title"] = title
+    }
+
+    override func didInsert(_ inserted: InsertionSuccess) {
+        super.didInsert(inserted)
+        id = inserted.rowID
+    }
+}
+
 @Suite struct ReadmeExamplesTests {
     /// A queue or a pool, on a file of `directory`.
     private static func database(
@@ -384,5 +412,52 @@ extension ReadmeExamplesTests {
         try await dbQueue.write { db in try db.execute(sql: "DELETE FROM player") }
         #expect(changes.value == 1)
         regionCancellable.cancel()
+    }
+
+    @Test(arguments: WriterKind.allCases)
+    func recordClass(kind: WriterKind) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let dbQueue = try Self.database(kind, directory)
+        try dbQueue.write { db in
+            try db.execute(sql: "CREATE TABLE place (id INTEGER PRIMARY KEY, title TEXT NOT NULL)")
+            let place = Place(title: "Paris")
+            try place.insert(db)
+            #expect(place.id == 1)
+            #expect(!place.hasDatabaseChanges)
+            place.title = "Paris, France"
+            #expect(place.hasDatabaseChanges)
+            #expect(try place.databaseChanges.keys.sorted() == ["title"])
+            var updated = false
+            let sql = try recordedSQL(db) { updated = try place.updateChanges(db) }
+            #expect(updated)
+            #expect(sql == [#"UPDATE "place" SET "title"=? WHERE "id"=?"#])
+            #expect(try String.fetchAll(db, sql: "SELECT title FROM place") == ["Paris, France"])
+        }
+    }
+
+    @Test(arguments: WriterKind.allCases)
+    func commonTableExpressions(kind: WriterKind) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let dbQueue = try Self.database(kind, directory)
+        try dbQueue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE player (
+                    id INTEGER PRIMARY KEY, name TEXT NOT NULL, score INTEGER NOT NULL, creationDate DATETIME);
+                INSERT INTO player (name, score) VALUES ('A', 10), ('B', 40), ('C', 30), ('D', 20), ('E', 50);
+                """)
+            let counter = CommonTableExpression<Int>(
+                recursive: true, named: "counter", columns: ["n"],
+                literal: "SELECT 1 UNION ALL SELECT n + 1 FROM counter WHERE n < 5")
+            let numbers = try counter.all().with(counter).fetchAll(db)  // [1, 2, 3, 4, 5]
+            #expect(numbers == [1, 2, 3, 4, 5])
+
+            let bestIds = CommonTableExpression(
+                named: "bestId",
+                request: Player.select(Column("id")).order { $0.score.desc }.limit(3))
+            let bestPlayers = try Player.with(bestIds).filter(bestIds.contains(Column("id"))).fetchAll(db)
+            #expect(Set(bestPlayers.map(\.name)) == ["B", "C", "E"])
+        }
     }
 }
