@@ -16,6 +16,10 @@ public protocol Cursor<Element>: AnyObject {
 
     /// The next element, or nil at the end. Keeps returning nil after the end.
     func next() throws -> Element?
+
+    /// Calls `body` on each element. Adapted cursors (`map`, `filter`,
+    /// `enumerated`...) and `Array(cursor)` iterate their base through it.
+    func forEach(_ body: (Element) throws -> Void) throws
 }
 
 extension Cursor {
@@ -62,13 +66,61 @@ extension Cursor {
         DropFirstCursor(self, n)
     }
 
-    /// A cursor of (offset, element) pairs.
-    public func enumerated() -> MapCursor<Self, (offset: Int, element: Element)> {
-        var offset = -1
-        return map { element in
-            offset += 1
-            return (offset, element)
+    /// A cursor of (offset, element) pairs, offsets from zero.
+    public func enumerated() -> EnumeratedCursor<Self> {
+        EnumeratedCursor(self)
+    }
+
+    /// A cursor without the leading elements that satisfy `predicate`.
+    public func drop(while predicate: @escaping (Element) throws -> Bool) -> DropWhileCursor<Self> {
+        DropWhileCursor(self, predicate)
+    }
+
+    /// All elements but the last `n` (the cursor is read to its end).
+    public func dropLast(_ n: Int = 1) throws -> [Element] {
+        precondition(n >= 0, "Can't drop a negative number of elements from a cursor")
+        var elements = try Array(self)
+        elements.removeLast(Swift.min(n, elements.count))
+        return elements
+    }
+
+    /// The last `maxLength` elements at most (the cursor is read to its
+    /// end; only `maxLength` elements are kept meanwhile).
+    public func suffix(_ maxLength: Int) throws -> [Element] {
+        precondition(maxLength >= 0, "Can't take a suffix of negative length from a cursor")
+        guard maxLength > 0 else {
+            while try next() != nil { }
+            return []
         }
+        // A ring of the last elements; `oldest` is the start of the ring
+        // once it is full.
+        var ring: [Element] = []
+        var oldest = 0
+        try forEach { element in
+            if ring.count < maxLength {
+                ring.append(element)
+            } else {
+                ring[oldest] = element
+                oldest = (oldest + 1) % maxLength
+            }
+        }
+        return Array(ring[oldest...] + ring[..<oldest])
+    }
+
+    /// A cursor of the elements of the cursors that `transform` returns.
+    public func flatMap<SegmentOfResult: Cursor>(
+        _ transform: @escaping (Element) throws -> SegmentOfResult)
+    -> FlattenCursor<MapCursor<Self, SegmentOfResult>>
+    {
+        FlattenCursor(map(transform))
+    }
+
+    /// A cursor of the elements of the sequences that `transform` returns.
+    public func flatMap<SegmentOfResult: Sequence>(
+        _ transform: @escaping (Element) throws -> SegmentOfResult)
+    -> FlattenCursor<MapCursor<Self, AnyCursor<SegmentOfResult.Element>>>
+    {
+        FlattenCursor(map { try AnyCursor(transform($0)) })
     }
 
     /// Combines the elements with `nextPartialResult`.
@@ -143,6 +195,30 @@ extension Cursor where Element: Comparable {
     public func max() throws -> Element? { try max(by: <) }
 }
 
+extension Cursor where Element: Cursor {
+    /// A cursor of the elements of the cursor's cursors.
+    public func joined() -> FlattenCursor<Self> {
+        FlattenCursor(self)
+    }
+}
+
+extension Cursor where Element: Sequence {
+    /// A cursor of the elements of the cursor's sequences.
+    public func joined() -> FlattenCursor<MapCursor<Self, AnyCursor<Element.Element>>> {
+        flatMap { $0 }
+    }
+}
+
+extension Sequence {
+    /// A cursor of the elements of the cursors that `transform` returns.
+    public func flatMap<SegmentOfResult: Cursor>(
+        _ transform: @escaping (Element) throws -> SegmentOfResult)
+    -> FlattenCursor<MapCursor<AnyCursor<Element>, SegmentOfResult>>
+    {
+        AnyCursor(self).flatMap(transform)
+    }
+}
+
 extension Cursor where Element: StringProtocol {
     /// The elements joined with `separator`.
     public func joined(separator: String = "") throws -> String {
@@ -150,14 +226,27 @@ extension Cursor where Element: StringProtocol {
     }
 }
 
-extension Array {
+extension RangeReplaceableCollection {
     /// All elements of a cursor.
     @inlinable
     public init(_ cursor: some Cursor<Element>) throws {
         self.init()
-        while let element = try cursor.next() {
-            append(element)
-        }
+        try append(contentsOf: cursor)
+    }
+
+    /// All elements of a cursor, with room reserved for `minimumCapacity`
+    /// elements.
+    @inlinable
+    public init(_ cursor: some Cursor<Element>, minimumCapacity: Int) throws {
+        self.init()
+        reserveCapacity(minimumCapacity)
+        try append(contentsOf: cursor)
+    }
+
+    /// Appends the elements of a cursor (those read before an error stay).
+    @inlinable
+    public mutating func append(contentsOf cursor: some Cursor<Element>) throws {
+        try cursor.forEach { append($0) }
     }
 }
 
@@ -166,9 +255,37 @@ extension Set {
     @inlinable
     public init(_ cursor: some Cursor<Element>) throws {
         self.init()
-        while let element = try cursor.next() {
-            insert(element)
-        }
+        try cursor.forEach { insert($0) }
+    }
+
+    /// All elements of a cursor, with room reserved for `minimumCapacity`
+    /// elements.
+    @inlinable
+    public init(_ cursor: some Cursor<Element>, minimumCapacity: Int) throws {
+        self.init(minimumCapacity: minimumCapacity)
+        try cursor.forEach { insert($0) }
+    }
+
+    /// The union of the set and the elements of a cursor.
+    public func union(_ cursor: some Cursor<Element>) throws -> Set<Element> {
+        var result = self
+        try result.formUnion(cursor)
+        return result
+    }
+
+    /// Inserts the elements of a cursor.
+    public mutating func formUnion(_ cursor: some Cursor<Element>) throws {
+        try cursor.forEach { insert($0) }
+    }
+
+    /// The elements of the set that a cursor contains.
+    public func intersection(_ cursor: some Cursor<Element>) throws -> Set<Element> {
+        try intersection(Set(cursor))
+    }
+
+    /// Keeps the elements that a cursor contains.
+    public mutating func formIntersection(_ cursor: some Cursor<Element>) throws {
+        try formIntersection(Set(cursor))
     }
 }
 
@@ -177,8 +294,16 @@ extension Dictionary {
     public init<C: Cursor>(grouping cursor: C, by keyForValue: (C.Element) throws -> Key) throws
     where Value == [C.Element]
     {
-        self.init()
-        while let element = try cursor.next() {
+        try self.init(minimumCapacity: 0, grouping: cursor, by: keyForValue)
+    }
+
+    /// The elements of a cursor grouped by key, with room reserved for
+    /// `minimumCapacity` keys.
+    public init<C: Cursor>(minimumCapacity: Int, grouping cursor: C, by keyForValue: (C.Element) throws -> Key) throws
+    where Value == [C.Element]
+    {
+        self.init(minimumCapacity: minimumCapacity)
+        try cursor.forEach { element in
             try self[keyForValue(element), default: []].append(element)
         }
     }
@@ -186,8 +311,15 @@ extension Dictionary {
     /// A dictionary from a cursor of unique key-value pairs; a duplicate key
     /// is a programmer error.
     public init(uniqueKeysWithValues cursor: some Cursor<(Key, Value)>) throws {
-        self.init()
-        while let (key, value) = try cursor.next() {
+        try self.init(minimumCapacity: 0, uniqueKeysWithValues: cursor)
+    }
+
+    /// A dictionary from a cursor of unique key-value pairs, with room
+    /// reserved for `minimumCapacity` keys; a duplicate key is a programmer
+    /// error.
+    public init(minimumCapacity: Int, uniqueKeysWithValues cursor: some Cursor<(Key, Value)>) throws {
+        self.init(minimumCapacity: minimumCapacity)
+        try cursor.forEach { key, value in
             precondition(updateValue(value, forKey: key) == nil, "Duplicate key: \(key)")
         }
     }
@@ -196,21 +328,42 @@ extension Dictionary {
 /// A cursor over any cursor, sequence or closure.
 public final class AnyCursor<Element>: Cursor {
     private let _next: () throws -> Element?
+    /// The base cursor's `forEach`, nil for a sequence or a closure.
+    private let _forEach: (((Element) throws -> Void) throws -> Void)?
 
+    /// A cursor over `base`, which it iterates with `base.forEach`.
     public init<C: Cursor>(_ base: C) where C.Element == Element {
         _next = base.next
+        _forEach = base.forEach
     }
 
-    public init(_ sequence: some Sequence<Element>) {
-        var iterator = sequence.makeIterator()
+    /// A cursor over the elements of an iterator.
+    public init(iterator: some IteratorProtocol<Element>) {
+        var iterator = iterator
         _next = { iterator.next() }
+        _forEach = nil
     }
 
+    /// A cursor over the elements of a sequence.
+    public convenience init(_ sequence: some Sequence<Element>) {
+        self.init(iterator: sequence.makeIterator())
+    }
+
+    /// A cursor whose elements `next` returns, until it returns nil.
     public init(_ next: @escaping () throws -> Element?) {
         _next = next
+        _forEach = nil
     }
 
     public func next() throws -> Element? { try _next() }
+
+    public func forEach(_ body: (Element) throws -> Void) throws {
+        if let _forEach {
+            try _forEach(body)
+        } else {
+            while let element = try _next() { try body(element) }
+        }
+    }
 }
 
 /// The cursor returned by ``Cursor/map(_:)``.
@@ -226,6 +379,11 @@ public final class MapCursor<Base: Cursor, Element>: Cursor {
     @inlinable
     public func next() throws -> Element? {
         try base.next().map(transform)
+    }
+
+    @inlinable
+    public func forEach(_ body: (Element) throws -> Void) throws {
+        try base.forEach { try body(transform($0)) }
     }
 }
 
@@ -245,6 +403,81 @@ public final class FilterCursor<Base: Cursor>: Cursor {
             if try isIncluded(element) { return element }
         }
         return nil
+    }
+
+    @inlinable
+    public func forEach(_ body: (Base.Element) throws -> Void) throws {
+        try base.forEach { element in
+            if try isIncluded(element) { try body(element) }
+        }
+    }
+}
+
+/// The cursor returned by ``Cursor/enumerated()``.
+public final class EnumeratedCursor<Base: Cursor>: Cursor {
+    let base: Base
+    var offset = 0
+
+    init(_ base: Base) {
+        self.base = base
+    }
+
+    public func next() throws -> (Int, Base.Element)? {
+        guard let element = try base.next() else { return nil }
+        defer { offset += 1 }
+        return (offset, element)
+    }
+
+    public func forEach(_ body: ((Int, Base.Element)) throws -> Void) throws {
+        try base.forEach { element in
+            defer { offset += 1 }
+            try body((offset, element))
+        }
+    }
+}
+
+/// The cursor returned by ``Cursor/drop(while:)``.
+public final class DropWhileCursor<Base: Cursor>: Cursor {
+    let base: Base
+    let predicate: (Base.Element) throws -> Bool
+    var isDropping = true
+
+    init(_ base: Base, _ predicate: @escaping (Base.Element) throws -> Bool) {
+        self.base = base
+        self.predicate = predicate
+    }
+
+    public func next() throws -> Base.Element? {
+        guard isDropping else { return try base.next() }
+        while let element = try base.next() {
+            if try !predicate(element) {
+                isDropping = false
+                return element
+            }
+        }
+        return nil
+    }
+}
+
+/// The cursor returned by ``Cursor/flatMap(_:)`` and `joined()`: the
+/// elements of each cursor of its base, in turn.
+public final class FlattenCursor<Base: Cursor>: Cursor where Base.Element: Cursor {
+    let base: Base
+    var current: Base.Element?
+
+    init(_ base: Base) {
+        self.base = base
+    }
+
+    public func next() throws -> Base.Element.Element? {
+        while true {
+            if let element = try current?.next() { return element }
+            guard let segment = try base.next() else {
+                current = nil
+                return nil
+            }
+            current = segment
+        }
     }
 }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Applies database migrations, in order, each once.
 ///
 /// ```swift
@@ -239,7 +241,7 @@ public struct DatabaseMigrator: Sendable {
     /// the database differs from the schema that the registered
     /// migrations create.
     ///
-    /// The comparison migrates a new in-memory database, with the same
+    /// The comparison migrates a new temporary database file, with the same
     /// configuration, up to the last applied migration, and compares the
     /// `sqlite_master` tables (without SQLite and GRDB internal tables).
     public func hasSchemaChanges(_ db: Database) throws -> Bool {
@@ -253,10 +255,20 @@ public struct DatabaseMigrator: Sendable {
         var configuration = db.configuration
         configuration.readonly = false
         configuration.label = "GRDBLite.DatabaseMigrator.temporary"
-        let expectedSchema = try DatabaseQueue(configuration: configuration).writeWithoutTransaction { db in
+        // A database file, as GRDB does: the user's `prepareDatabase` may
+        // need one (file controls, WAL...), and migrations may write a lot.
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("GRDBLite.DatabaseMigrator.\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let temporaryDatabase = try DatabaseQueue(
+            path: directory.appendingPathComponent("db.sqlite").path,
+            configuration: configuration)
+        let expectedSchema = try temporaryDatabase.writeWithoutTransaction { db in
             try runMigrations(db, upTo: lastApplied)
             return try SchemaObject.userObjects(db)
         }
+        try temporaryDatabase.close()
         return try SchemaObject.userObjects(db) != expectedSchema
     }
 }

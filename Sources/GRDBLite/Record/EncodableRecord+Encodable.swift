@@ -217,15 +217,121 @@ struct RecordEncoder<Record: EncodableRecord>: Encoder {
         return cache.makeKeyedContainer(Record.self, keyedBy: type)
     }
 
+    /// A record can't be a list: the container throws when it is used.
     @usableFromInline
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
-        fatalError("\(Record.self) can't be encoded as a list: a record encodes its columns in a keyed container")
+        RefusingUnkeyedEncodingContainer(reason: "\(Record.self) can't be encoded as a list: a record encodes its columns in a keyed container")
     }
 
+    /// Encodes a value whose columns are the record's: a record, or a value
+    /// encoded with a keyed container.
     @usableFromInline
     func singleValueContainer() -> any SingleValueEncodingContainer {
-        fatalError("\(Record.self) can't be encoded as a single value: a record encodes its columns in a keyed container")
+        RecordSingleValueEncodingContainer(encoder: self)
     }
+}
+
+/// The single-value container of a record: the value it encodes writes its
+/// columns into the record's persistence container (a wrapper record that
+/// encodes its wrapped model). A value that is not made of columns (a
+/// string, nil...) is an error.
+struct RecordSingleValueEncodingContainer<Record: EncodableRecord>: SingleValueEncodingContainer {
+    let encoder: RecordEncoder<Record>
+    var codingPath: [any CodingKey] { [] }
+
+    func encode<T: Encodable>(_ value: T) throws {
+        guard encoder.cache.call == encoder.call, let container = encoder.cache.container else {
+            RecordEncoderCache.encoderMisuse()
+        }
+        if let record = value as? any EncodableRecord {
+            try record.encode(to: &container.pointee)
+        } else {
+            try value.encode(to: encoder)
+        }
+    }
+
+    func refuse(_ value: Any?) throws -> Never {
+        throw EncodingError.invalidValue(value as Any, EncodingError.Context(
+            codingPath: [],
+            debugDescription: "\(Record.self) can't encode a single value: a record encodes its columns"))
+    }
+
+    func encodeNil() throws { try refuse(nil) }
+    func encode(_ value: Bool) throws { try refuse(value) }
+    func encode(_ value: String) throws { try refuse(value) }
+    func encode(_ value: Double) throws { try refuse(value) }
+    func encode(_ value: Float) throws { try refuse(value) }
+    func encode(_ value: Int) throws { try refuse(value) }
+    func encode(_ value: Int8) throws { try refuse(value) }
+    func encode(_ value: Int16) throws { try refuse(value) }
+    func encode(_ value: Int32) throws { try refuse(value) }
+    func encode(_ value: Int64) throws { try refuse(value) }
+    func encode(_ value: UInt) throws { try refuse(value) }
+    func encode(_ value: UInt8) throws { try refuse(value) }
+    func encode(_ value: UInt16) throws { try refuse(value) }
+    func encode(_ value: UInt32) throws { try refuse(value) }
+    func encode(_ value: UInt64) throws { try refuse(value) }
+}
+
+/// An unkeyed container that throws an `EncodingError` when it is used:
+/// what a record encoder gives where it can't encode.
+struct RefusingUnkeyedEncodingContainer: UnkeyedEncodingContainer {
+    let reason: String
+    var codingPath: [any CodingKey] { [] }
+    var count: Int { 0 }
+
+    func refuse() throws -> Never {
+        throw EncodingError.invalidValue((), EncodingError.Context(codingPath: [], debugDescription: reason))
+    }
+
+    mutating func encodeNil() throws { try refuse() }
+    mutating func encode<T: Encodable>(_ value: T) throws { try refuse() }
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+        KeyedEncodingContainer(RefusingKeyedEncodingContainer<NestedKey>(reason: reason))
+    }
+    mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer { self }
+    mutating func superEncoder() -> any Encoder { RefusingEncoder(reason: reason) }
+}
+
+/// A keyed container that throws an `EncodingError` when it is used.
+struct RefusingKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+    let reason: String
+    var codingPath: [any CodingKey] { [] }
+
+    func refuse() throws -> Never {
+        throw EncodingError.invalidValue((), EncodingError.Context(codingPath: [], debugDescription: reason))
+    }
+
+    mutating func encodeNil(forKey key: Key) throws { try refuse() }
+    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws { try refuse() }
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+        KeyedEncodingContainer(RefusingKeyedEncodingContainer<NestedKey>(reason: reason))
+    }
+    mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+        RefusingUnkeyedEncodingContainer(reason: reason)
+    }
+    mutating func superEncoder() -> any Encoder { RefusingEncoder(reason: reason) }
+    mutating func superEncoder(forKey key: Key) -> any Encoder { RefusingEncoder(reason: reason) }
+}
+
+/// An encoder whose containers throw an `EncodingError` when they are used.
+struct RefusingEncoder: Encoder, SingleValueEncodingContainer {
+    let reason: String
+    var codingPath: [any CodingKey] { [] }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        KeyedEncodingContainer(RefusingKeyedEncodingContainer<Key>(reason: reason))
+    }
+    func unkeyedContainer() -> any UnkeyedEncodingContainer { RefusingUnkeyedEncodingContainer(reason: reason) }
+    func singleValueContainer() -> any SingleValueEncodingContainer { self }
+
+    func refuse() throws -> Never {
+        throw EncodingError.invalidValue((), EncodingError.Context(codingPath: [], debugDescription: reason))
+    }
+
+    mutating func encodeNil() throws { try refuse() }
+    mutating func encode<T: Encodable>(_ value: T) throws { try refuse() }
 }
 
 /// Writes the columns of a record into the persistence container of the
@@ -325,14 +431,20 @@ struct RecordKeyedEncodingContainer<Record: EncodableRecord, Key: CodingKey>: Ke
         try encode(value, forKey: key)
     }
 
+    /// Not supported: the container throws when it is used.
     @usableFromInline
     func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
-        fatalError("\(Record.self): nested containers are not supported: store nested values as Codable properties (JSON)")
+        KeyedEncodingContainer(RefusingKeyedEncodingContainer<NestedKey>(reason: Self.nestedContainerReason))
     }
 
+    /// Not supported: the container throws when it is used.
     @usableFromInline
     func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-        fatalError("\(Record.self): nested containers are not supported: store nested values as Codable properties (JSON)")
+        RefusingUnkeyedEncodingContainer(reason: Self.nestedContainerReason)
+    }
+
+    static var nestedContainerReason: String {
+        "\(Record.self): nested containers are not supported: store nested values as Codable properties (JSON)"
     }
 
     @usableFromInline
@@ -362,7 +474,7 @@ enum RecordValueEncoding<Record: EncodableRecord> {
             return try checked(value, column: column, key: key)
         }
         // A single value (an enum with a raw value...), or JSON.
-        let encoder = SingleValueColumnEncoder()
+        let encoder = SingleValueColumnEncoder<Record>(column: column, key: key)
         try value.encode(to: encoder)
         if !encoder.requiresJSON, let dbValue = encoder.value {
             return dbValue
@@ -386,11 +498,18 @@ enum RecordValueEncoding<Record: EncodableRecord> {
 
 /// Captures a value encoded as a single value; any keyed or unkeyed
 /// container means the value must be stored as JSON.
-final class SingleValueColumnEncoder: Encoder, SingleValueEncodingContainer {
+final class SingleValueColumnEncoder<Record: EncodableRecord>: Encoder, SingleValueEncodingContainer {
     var value: DatabaseValue?
     var requiresJSON = false
-    var codingPath: [any CodingKey] { [] }
-    var userInfo: [CodingUserInfoKey: Any] { [:] }
+    let column: String
+    let key: any CodingKey
+    var codingPath: [any CodingKey] { [key] }
+    var userInfo: [CodingUserInfoKey: Any] { Record.databaseEncodingUserInfo }
+
+    init(column: String, key: some CodingKey) {
+        self.column = column
+        self.key = key
+    }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
         requiresJSON = true
@@ -407,12 +526,8 @@ final class SingleValueColumnEncoder: Encoder, SingleValueEncodingContainer {
     func encodeNil() throws { value = .null }
 
     func encode<T: Encodable>(_ value: T) throws {
-        if let value = value as? any DatabaseValueConvertible {
-            self.value = value.databaseValue
-        } else {
-            // A wrapper of a wrapper: JSON is the safe representation.
-            requiresJSON = true
-        }
+        // A wrapper of a value: the value is the column's.
+        self.value = try RecordValueEncoding<Record>.databaseValue(value, column: column, key: key)
     }
 
     func encode(_ value: Bool) throws { self.value = value.databaseValue }
@@ -446,8 +561,8 @@ private struct IgnoringKeyedContainer<Key: CodingKey>: KeyedEncodingContainerPro
         KeyedEncodingContainer(IgnoringKeyedContainer<NestedKey>())
     }
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer { IgnoringUnkeyedContainer() }
-    mutating func superEncoder() -> any Encoder { SingleValueColumnEncoder() }
-    mutating func superEncoder(forKey key: Key) -> any Encoder { SingleValueColumnEncoder() }
+    mutating func superEncoder() -> any Encoder { IgnoringEncoder() }
+    mutating func superEncoder(forKey key: Key) -> any Encoder { IgnoringEncoder() }
 }
 
 private struct IgnoringUnkeyedContainer: UnkeyedEncodingContainer {
@@ -459,5 +574,18 @@ private struct IgnoringUnkeyedContainer: UnkeyedEncodingContainer {
         KeyedEncodingContainer(IgnoringKeyedContainer<NestedKey>())
     }
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer { IgnoringUnkeyedContainer() }
-    mutating func superEncoder() -> any Encoder { SingleValueColumnEncoder() }
+    mutating func superEncoder() -> any Encoder { IgnoringEncoder() }
+}
+
+/// An encoder that swallows everything (see `IgnoringKeyedContainer`).
+private struct IgnoringEncoder: Encoder, SingleValueEncodingContainer {
+    var codingPath: [any CodingKey] { [] }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        KeyedEncodingContainer(IgnoringKeyedContainer<Key>())
+    }
+    func unkeyedContainer() -> any UnkeyedEncodingContainer { IgnoringUnkeyedContainer() }
+    func singleValueContainer() -> any SingleValueEncodingContainer { self }
+    mutating func encodeNil() { }
+    mutating func encode<T: Encodable>(_ value: T) { }
 }

@@ -110,8 +110,8 @@ import TestSupport
             #expect(try Array(Int.fetchCursor(db, sql: Self.sql).dropFirst()) == [2, 3, 4, 5])
             #expect(try Array(Int.fetchCursor(db, sql: Self.sql).dropFirst(9)) == [])
             let enumerated = try Array(Int.fetchCursor(db, sql: Self.sql).enumerated())
-            #expect(enumerated.map(\.offset) == [0, 1, 2, 3, 4])
-            #expect(enumerated.map(\.element) == [1, 2, 3, 4, 5])
+            #expect(enumerated.map(\.0) == [0, 1, 2, 3, 4])
+            #expect(enumerated.map(\.1) == [1, 2, 3, 4, 5])
         }
     }
 
@@ -271,5 +271,82 @@ import TestSupport
         // No read lock is left: the writer can commit.
         try writer.write { db throws in try db.execute(sql: "INSERT INTO t VALUES (3)") }
         #expect(try reader.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM t") } == 3)
+    }
+
+    /// A cursor that only supports `forEach`: its `next()` is a failure.
+    private final class ForEachOnlyCursor: Cursor {
+        let elements: [Int]
+        var nextCalls = 0
+        init(_ elements: [Int]) { self.elements = elements }
+        func next() -> Int? {
+            nextCalls += 1
+            return nil
+        }
+        func forEach(_ body: (Int) throws -> Void) throws {
+            for element in elements { try body(element) }
+        }
+    }
+
+    @Test func adaptersAndCollectionsIterateTheBaseWithForEach() throws {
+        let base = ForEachOnlyCursor([1, 2, 3, 4])
+        #expect(try Array(base.map { $0 * 10 }) == [10, 20, 30, 40])
+        #expect(try Array(base.filter { $0 % 2 == 0 }) == [2, 4])
+        #expect(try Array(base.compactMap { $0 > 2 ? $0 : nil }) == [3, 4])
+        let enumerated = try Array(base.enumerated())
+        #expect(enumerated.map(\.0) == [0, 1, 2, 3])
+        #expect(enumerated.map(\.1) == [1, 2, 3, 4])
+        #expect(try Set(base) == [1, 2, 3, 4])
+        #expect(try Set(base, minimumCapacity: 10) == [1, 2, 3, 4])
+        #expect(try ContiguousArray(base, minimumCapacity: 10) == [1, 2, 3, 4])
+        #expect(try Dictionary(grouping: base, by: { $0 % 2 }) == [0: [2, 4], 1: [1, 3]])
+        let pairs = base.map { (value: Int) -> (Int, Int) in (value, value * 10) }
+        #expect(try Dictionary(minimumCapacity: 4, uniqueKeysWithValues: pairs) == [1: 10, 2: 20, 3: 30, 4: 40])
+        #expect(try Array(AnyCursor(base)) == [1, 2, 3, 4])
+        #expect(try base.suffix(2) == [3, 4])
+        #expect(try Set([0]).union(base) == [0, 1, 2, 3, 4])
+        #expect(base.nextCalls == 0)
+    }
+
+    @Test func dropWhileDropLastAndSuffix() throws {
+        try read { db throws in
+            #expect(try Array(Int.fetchCursor(db, sql: Self.sql).drop(while: { $0 < 3 })) == [3, 4, 5])
+            #expect(try Array(Int.fetchCursor(db, sql: Self.sql).drop(while: { _ in true })) == [])
+            #expect(try Int.fetchCursor(db, sql: Self.sql).dropLast(2) == [1, 2, 3])
+            #expect(try Int.fetchCursor(db, sql: Self.sql).dropLast() == [1, 2, 3, 4])
+            #expect(try Int.fetchCursor(db, sql: Self.sql).dropLast(9) == [])
+            #expect(try Int.fetchCursor(db, sql: Self.sql).suffix(2) == [4, 5])
+            #expect(try Int.fetchCursor(db, sql: Self.sql).suffix(3) == [3, 4, 5])
+            #expect(try Int.fetchCursor(db, sql: Self.sql).suffix(0) == [])
+            #expect(try Int.fetchCursor(db, sql: Self.sql).suffix(9) == [1, 2, 3, 4, 5])
+        }
+        // The predicate of drop(while:) is not called once it failed.
+        var calls = 0
+        let dropped = AnyCursor([1, 5, 1]).drop(while: { calls += 1; return $0 < 3 })
+        #expect(try Array(dropped) == [5, 1])
+        #expect(calls == 2)
+    }
+
+    @Test func flatMapAndJoined() throws {
+        #expect(try Array(AnyCursor([1, 2]).flatMap { [$0, $0 * 10] }) == [1, 10, 2, 20])
+        #expect(try Array(AnyCursor([1, 2]).flatMap { AnyCursor([$0, $0 * 10]) }) == [1, 10, 2, 20])
+        #expect(try Array([1, 2].flatMap { AnyCursor([$0, $0 * 10]) }) == [1, 10, 2, 20])
+        #expect(try Array(AnyCursor([[1], [], [2, 3]]).joined()) == [1, 2, 3])
+        #expect(try Array(AnyCursor([AnyCursor([1]), AnyCursor([]), AnyCursor([2])]).joined()) == [1, 2])
+        let flattened = AnyCursor([[1]]).joined()
+        #expect(try flattened.next() == 1)
+        #expect(try flattened.next() == nil)
+        #expect(try flattened.next() == nil)
+        try read { db throws in
+            let cursor = try Int.fetchCursor(db, sql: Self.sql).flatMap { [$0, $0] }.prefix(3)
+            #expect(try Array(cursor) == [1, 1, 2])
+        }
+    }
+
+    @Test func anyCursorFromAnIterator() throws {
+        let cursor = AnyCursor(iterator: [1, 2].makeIterator())
+        #expect(try cursor.next() == 1)
+        #expect(try cursor.next() == 2)
+        #expect(try cursor.next() == nil)
+        #expect(try cursor.next() == nil)
     }
 }

@@ -75,6 +75,27 @@ import TestSupport
         } catch ResultCode.SQLITE_CONSTRAINT_NOTNULL {
             // expected
         }
+        do {
+            try dbQueue.write { db throws in
+                try db.execute(sql: "CREATE TABLE child (parentId REFERENCES player(id)); INSERT INTO child VALUES (999)")
+            }
+            Issue.record("expected an error")
+        } catch DatabaseError.SQLITE_CONSTRAINT_FOREIGNKEY {
+            // expected
+        }
+    }
+
+    @Test func extendedResultCodes() {
+        // All of SQLite's extended codes, as GRDB: a primary code in the
+        // low byte, and SQLite's text.
+        #expect(ResultCode.SQLITE_CONSTRAINT_DATATYPE.rawValue == 19 | (12 << 8))
+        #expect(DatabaseError.SQLITE_IOERR_CORRUPTFS == ResultCode.SQLITE_IOERR_CORRUPTFS)
+        #expect(ResultCode.SQLITE_IOERR_CORRUPTFS.primaryResultCode == .SQLITE_IOERR)
+        #expect(ResultCode.SQLITE_OK_SYMLINK.primaryResultCode == DatabaseError.SQLITE_OK)
+        #expect(ResultCode.SQLITE_BUSY_TIMEOUT.rawValue == 773)
+        #expect(ResultCode.SQLITE_ERROR_SNAPSHOT ~= ResultCode.SQLITE_ERROR_SNAPSHOT)
+        #expect(!(ResultCode.SQLITE_ERROR_SNAPSHOT ~= ResultCode.SQLITE_ERROR))
+        #expect(ResultCode.SQLITE_ERROR ~= ResultCode.SQLITE_ERROR_SNAPSHOT)
     }
 
     @Test func argumentsAreInTheError() throws {
@@ -87,6 +108,7 @@ import TestSupport
         // As in GRDB, the arguments of the failed statement, in the order of its parameters.
         #expect(error.arguments == [1, "Arthur"])
         #expect(error.description.hasSuffix(#"with arguments [1, "Arthur"]"#))
+        #expect(error.expandedDescription == error.description)
         let row = try #require(#expect(throws: DatabaseError.self) {
             try dbQueue.write { db throws in try Row.fetchAll(db, sql: "SELECT * FROM player WHERE id = ? AND nope", arguments: [1]) }
         })

@@ -47,8 +47,9 @@ import GRDBLite
             db.add(function: DatabaseFunction("identity", argumentCount: 1) { values in values[0] })
             let row = try #require(try Row.fetchOne(
                 db, sql: "SELECT identity(NULL), identity(1), identity(1.5), identity('é'), identity(x'00ff'), identity(''), identity(x'')"))
-            #expect(Array(row.databaseValues) == [.null, 1.databaseValue, 1.5.databaseValue, "é".databaseValue,
-                                                  Data([0, 255]).databaseValue, "".databaseValue, Data().databaseValue])
+            let expected: [DatabaseValue] = [.null, 1.databaseValue, 1.5.databaseValue, "é".databaseValue,
+                                             Data([0, 255]).databaseValue, "".databaseValue, Data().databaseValue]
+            #expect(Array(row.databaseValues) == expected)
             #expect(try String.fetchOne(db, sql: "SELECT typeof(identity(x''))") == "blob")
             #expect(try String.fetchOne(db, sql: "SELECT typeof(identity(''))") == "text")
             db.add(function: DatabaseFunction("makeDate", argumentCount: 0) { _ in Date(timeIntervalSince1970: 0) })

@@ -330,4 +330,23 @@ import GRDBLite
             #expect(try String.fetchAll(cached) == [name])
         }
     }
+
+    @Test func literalsWithoutValuesTakeArgumentsWhenTheyRun() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db throws in
+            try db.execute(sql: "CREATE TABLE t (a, b)")
+            let insert = try db.makeStatement(literal: "INSERT INTO t (a, b) VALUES (?, :b)")
+            try insert.execute(arguments: [1, 2])
+            let cachedInsert = try db.cachedStatement(literal: "INSERT INTO t (a, b) VALUES (:a, :b)")
+            try cachedInsert.execute(arguments: ["a": 3, "b": 4])
+            let select = try db.makeStatement(literal: "SELECT b FROM t WHERE a = ?")
+            #expect(try Int.fetchOne(select, arguments: [3]) == 4)
+            let cachedSelect = try db.cachedStatement(literal: "SELECT b FROM t WHERE a = ?")
+            #expect(try Int.fetchOne(cachedSelect, arguments: [1]) == 2)
+            // Without any arguments, running is an error.
+            #expect(throws: DatabaseError.self) { try db.makeStatement(literal: "SELECT b FROM t WHERE a = ?").execute() }
+            // Interpolated values must match the statement.
+            #expect(throws: DatabaseError.self) { try db.makeStatement(literal: "SELECT \(1) WHERE 1 = ?") }
+        }
+    }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import GRDBLite
+import Synchronization
 import TestSupport
 
 @Suite struct EraseDatabaseOnSchemaChangeTests {
@@ -149,5 +150,27 @@ import TestSupport
         try migrator.migrate(dbQueue)
         try migrator.migrate(dbQueue)
         #expect(try dbQueue.read { try Int.fetchAll($0, sql: "SELECT a FROM t") } == [42])
+    }
+
+    @Test func comparisonDatabaseIsAFile() throws {
+        // GRDB issue 931: a `prepareDatabase` that needs a database file
+        // (a file control) works on the comparison database, which is
+        // removed afterwards.
+        let paths = Mutex<[String]>([])
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in
+            let path = try String.fetchOne(db, sql: "SELECT file FROM pragma_database_list WHERE name = 'main'") ?? ""
+            guard !path.isEmpty else { throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "in-memory database") }
+            paths.withLock { $0.append(path) }
+        }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let dbQueue = try DatabaseQueue(path: directory.path("db.sqlite"), configuration: configuration)
+        let migrator = migrator(columns: ["name"])
+        try migrator.migrate(dbQueue)
+        try migrator.migrate(dbQueue)
+        let temporaryPaths = paths.withLock { $0 }.filter { $0 != directory.path("db.sqlite") }
+        #expect(temporaryPaths.count == 1)
+        #expect(temporaryPaths.allSatisfy { !FileManager.default.fileExists(atPath: $0) })
     }
 }

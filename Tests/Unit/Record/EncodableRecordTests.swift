@@ -143,6 +143,99 @@ private struct Player: Encodable, PersistableRecord {
         #expect(try Person(name: Name(first: "Bob", last: "Dylan")).databaseDictionary
             == ["name": #"{"first":"Dylan"}"#.databaseValue])
     }
+
+    @Test func singleValuePropertiesStoreTheirPlainValue() throws {
+        struct Inner: Encodable {
+            var string: String
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.singleValueContainer()
+                try container.encode(string)
+            }
+        }
+        struct Outer: Encodable {
+            var inner: Inner
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.singleValueContainer()
+                try container.encode(inner)
+            }
+        }
+        struct Tagged: Encodable {
+            var name: String
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.singleValueContainer()
+                let key = encoder.codingPath.last?.stringValue ?? "nil"
+                let flag = encoder.userInfo[.reverseNames] as? Bool == true
+                try container.encode("\(name),\(key),\(flag)")
+            }
+        }
+        struct Record: Encodable, PersistableRecord {
+            static var databaseEncodingUserInfo: [CodingUserInfoKey: Any] { [.reverseNames: true] }
+            var value: Outer
+            var optional: Outer?
+            var tagged: Tagged
+        }
+        let record = Record(value: Outer(inner: Inner(string: "foo")), optional: Outer(inner: Inner(string: "bar")),
+                            tagged: Tagged(name: "baz"))
+        #expect(try record.databaseDictionary == [
+            "value": "foo".databaseValue,
+            "optional": "bar".databaseValue,
+            "tagged": "baz,tagged,true".databaseValue,
+        ])
+    }
+
+    @Test func singleValueContainerOfARecordEncodesTheColumnsOfItsValue() throws {
+        struct Model: Encodable { var name: String }
+        struct Columns: Encodable, EncodableRecord {
+            func encode(to container: inout PersistenceContainer) { container["a"] = 1; container["b"] = "two" }
+        }
+        struct Wrapper<M: Encodable>: Encodable, PersistableRecord {
+            static var databaseTableName: String { "wrapper" }
+            var model: M
+            var extra: String
+            enum CodingKeys: CodingKey { case extra }
+            func encode(to encoder: any Encoder) throws {
+                var single = encoder.singleValueContainer()
+                try single.encode(model)
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(extra, forKey: .extra)
+            }
+        }
+        #expect(try Wrapper(model: Model(name: "foo"), extra: "bar").databaseDictionary
+            == ["name": "foo".databaseValue, "extra": "bar".databaseValue])
+        #expect(try Wrapper(model: Columns(), extra: "bar").databaseDictionary
+            == ["a": 1.databaseValue, "b": "two".databaseValue, "extra": "bar".databaseValue])
+        let dbQueue = try makeDatabase("CREATE TABLE wrapper (name, extra)")
+        try dbQueue.write { db in
+            try Wrapper(model: Model(name: "foo"), extra: "bar").insert(db)
+            #expect(try Row.fetchOne(db, sql: "SELECT name, extra FROM wrapper") == ["name": "foo", "extra": "bar"])
+        }
+    }
+
+    @Test func unsupportedContainersOfARecordThrow() throws {
+        struct Plain: Encodable, PersistableRecord {
+            func encode(to encoder: any Encoder) throws {
+                var single = encoder.singleValueContainer()
+                try single.encode("plain")
+            }
+        }
+        struct List: Encodable, PersistableRecord {
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.unkeyedContainer()
+                try container.encode(1)
+            }
+        }
+        struct Nested: Encodable, PersistableRecord {
+            enum CodingKeys: CodingKey { case a }
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                var nested = container.nestedContainer(keyedBy: CodingKeys.self, forKey: .a)
+                try nested.encode(1, forKey: .a)
+            }
+        }
+        #expect(throws: EncodingError.self) { try Plain().databaseDictionary }
+        #expect(throws: EncodingError.self) { try List().databaseDictionary }
+        #expect(throws: EncodingError.self) { try Nested().databaseDictionary }
+    }
 }
 
 extension CodingUserInfoKey {

@@ -180,19 +180,27 @@ extension Database {
         try execute(sql: sql, arguments: arguments)
     }
 
-    /// Prepares a statement from SQL built with interpolation.
+    /// Prepares a statement from SQL built with interpolation. Interpolated
+    /// values become the statement's arguments; without any, arguments are
+    /// left unset, to be given when the statement runs.
     public func makeStatement(literal sqlLiteral: SQL) throws -> Statement {
         let (sql, arguments) = try sqlLiteral.build(self)
         let statement = try makeStatement(sql: sql)
-        try statement.setArguments(arguments)
+        if !arguments.isEmpty {
+            try statement.setArguments(arguments)
+        }
         return statement
     }
 
     /// Returns a cached statement for SQL built with interpolation.
+    /// Interpolated values become the statement's arguments; without any,
+    /// arguments are left as they are, to be given when the statement runs.
     public func cachedStatement(literal sqlLiteral: SQL) throws -> Statement {
         let (sql, arguments) = try sqlLiteral.build(self)
         let statement = try cachedStatement(sql: sql)
-        try statement.setArguments(arguments)
+        if !arguments.isEmpty {
+            try statement.setArguments(arguments)
+        }
         return statement
     }
 }

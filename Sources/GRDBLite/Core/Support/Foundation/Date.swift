@@ -44,10 +44,10 @@ extension Date: DatabaseValueConvertible, StatementColumnConvertible {
         let days = CivilCalendar.days(year: year, month: month, day: day)
         let seconds = days * 86_400 + fields.hour * 3600 + fields.minute * 60 + fields.second
             - (fields.timeZoneOffset ?? 0)
-        // Whole milliseconds first, so that stored dates round-trip exactly.
+        // Whole milliseconds (the parser keeps no more), so that stored
+        // dates round-trip exactly.
         let milliseconds = fields.nanosecond / 1_000_000
-        let rest = Double(fields.nanosecond % 1_000_000) / 1e9
-        self.init(timeIntervalSince1970: Double(seconds * 1000 + milliseconds) / 1000 + rest)
+        self.init(timeIntervalSince1970: Double(seconds * 1000 + milliseconds) / 1000)
     }
 
     /// "yyyy-MM-dd HH:mm:ss.SSS" in UTC, or nil out of years 0000...9999.

@@ -3,7 +3,7 @@ import Foundation
 /// Parses the date formats of SQLite's date functions:
 /// `YYYY-MM-DD`, `YYYY-MM-DD HH:MM`, `YYYY-MM-DD HH:MM:SS`,
 /// `YYYY-MM-DD HH:MM:SS.SSS` (with `T` instead of the space, any number of
-/// fraction digits), `HH:MM`, `HH:MM:SS`, `HH:MM:SS.SSS`, each optionally
+/// fraction digits, of which milliseconds are kept), `HH:MM`, `HH:MM:SS`, `HH:MM:SS.SSS`, each optionally
 /// followed by a time zone: `Z`, `+HH:MM` or `-HH:MM`.
 struct SQLiteDateParser {
     /// The fields of a parsed date.
@@ -61,13 +61,16 @@ struct SQLiteDateParser {
         fields.second = second
         fields.format = hasDate ? .YMD_HMS : .HMS
         guard scanner.skip(".") else { return true }
-        // Any number of fraction digits; nanosecond precision is kept.
+        // Any number of fraction digits; milliseconds are kept, as GRDB
+        // does (further digits are ignored).
         var nanosecond = 0
         var scale = 100_000_000
         var count = 0
         while let digit = scanner.digit() {
-            nanosecond += digit * scale
-            scale /= 10
+            if count < 3 {
+                nanosecond += digit * scale
+                scale /= 10
+            }
             count += 1
         }
         guard count > 0 else { return false }

@@ -44,6 +44,7 @@ import GRDBLite
         ("1973-09-18 07:05:03", .YMD_HMS, components(year: 1973, month: 9, day: 18, hour: 7, minute: 5, second: 3)),
         ("1973-09-18 07:05:03.123", .YMD_HMSS, components(year: 1973, month: 9, day: 18, hour: 7, minute: 5, second: 3, nanosecond: 123_000_000)),
         ("1973-09-18 07:05:03.1", .YMD_HMSS, components(year: 1973, month: 9, day: 18, hour: 7, minute: 5, second: 3, nanosecond: 100_000_000)),
+        ("1973-09-18 07:05:03.999123", .YMD_HMSS, components(year: 1973, month: 9, day: 18, hour: 7, minute: 5, second: 3, nanosecond: 999_000_000)),
         ("07:05", .HM, components(hour: 7, minute: 5)),
         ("07:05:03", .HMS, components(hour: 7, minute: 5, second: 3)),
         ("07:05:03.120", .HMSS, components(hour: 7, minute: 5, second: 3, nanosecond: 120_000_000)),

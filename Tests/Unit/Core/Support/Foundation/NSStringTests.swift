@@ -18,8 +18,14 @@ import GRDBLite
         }
     }
 
-    @Test(arguments: [DatabaseValue.null, 1.databaseValue, 1.5.databaseValue, Data("foo".utf8).databaseValue])
+    @Test(arguments: [DatabaseValue.null, 1.databaseValue, 1.5.databaseValue, Data([0xFF, 0xFE]).databaseValue])
     func otherValuesAreNotStrings(dbValue: DatabaseValue) {
         #expect(NSString.fromDatabaseValue(dbValue) == nil)
+    }
+
+    @Test func utf8BlobsAreRead() {
+        // As in GRDB (a `String` is read from text only).
+        #expect(NSString.fromDatabaseValue(Data("bar é".utf8).databaseValue) == "bar é")
+        #expect(NSString.fromDatabaseValue(Data().databaseValue) == "")
     }
 }
