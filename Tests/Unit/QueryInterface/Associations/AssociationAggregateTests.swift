@@ -182,7 +182,7 @@ private typealias Book = Library.Book
             #expect(try sqlAndArguments(db, request).sql == """
                 SELECT "country".*, COUNT(DISTINCT "passport"."rowid") AS "passportCount" FROM "country" \
                 LEFT JOIN "passport" ON "passport"."countryCode" = "country"."code" \
-                GROUP BY "country"."code" ORDER BY "country"."code"
+                GROUP BY "country"."rowid" ORDER BY "country"."code"
                 """)
             #expect(try Row.fetchAll(db, request).map { $0["passportCount"] as Int } == [0, 2, 2, 1])
         }
