@@ -124,7 +124,7 @@ extension TableRecord {
     static func exists(_ db: Database, where condition: some SQLExpressible) throws -> Bool {
         let (sql, arguments) = try SQL(condition).build(db)
         return try Bool.fetchOne(
-            db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM \(databaseTableName.quotedDatabaseIdentifier) WHERE \(sql))"),
+            db.cachedStatement(sql: "SELECT EXISTS (SELECT * FROM \(databaseTableName.quotedDatabaseIdentifier) WHERE \(sql))"),
             arguments: arguments)!
     }
 

@@ -48,7 +48,7 @@ private struct Generic<T>: TableRecord { }
             #expect(try Player.deleteAll(db, keys: [2, 3, 4]) == 2)
             #expect(try Player.deleteAll(db, keys: [Int]()) == 0)
         }
-        #expect(recorder.sql.contains(#"SELECT EXISTS (SELECT 1 FROM "player" WHERE "id" = ?)"#))
+        #expect(recorder.sql.contains(#"SELECT EXISTS (SELECT * FROM "player" WHERE "id" = ?)"#))
         #expect(recorder.sql.contains(#"DELETE FROM "player" WHERE "id" IN (?, ?, ?)"#))
     }
 

@@ -13,6 +13,8 @@ public struct SQL: Sendable {
     enum Element: Sendable {
         case sql(String, StatementArguments)
         case expression(SQLExpression)
+        /// A request, without parentheses: `(\(request))` writes them.
+        case subquery(SQLSubquery)
     }
 
     var elements: [Element]
@@ -63,6 +65,8 @@ public struct SQL: Sendable {
                 context.append(arguments)
             case .expression(let expression):
                 result += try expression.sql(context)
+            case .subquery(let subquery):
+                result += try subquery.sql(context)
             }
         }
         return result
@@ -73,7 +77,7 @@ public struct SQL: Sendable {
     func qualified(with alias: TableAliasBase) -> SQL {
         SQL(elements: elements.map { element in
             switch element {
-            case .sql: element
+            case .sql, .subquery: element
             case .expression(let expression): .expression(expression.qualified(with: alias))
             }
         })
@@ -155,6 +159,12 @@ public struct SQLInterpolation: StringInterpolationProtocol {
     /// A value, bound as an argument, or a column or an expression.
     public mutating func appendInterpolation(_ expressible: some SQLExpressible) {
         elements.append(.expression(expressible.sqlExpression))
+    }
+
+    /// A request, as GRDB writes it: its SQL without parentheses, as in
+    /// `"SELECT * FROM player WHERE score = (\(maxScore))"`.
+    public mutating func appendInterpolation(_ subquery: some SQLSubqueryable) {
+        elements.append(.subquery(subquery.sqlSubquery))
     }
 
     /// An optional value: NULL when nil.

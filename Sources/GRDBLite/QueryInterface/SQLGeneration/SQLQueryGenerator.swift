@@ -384,15 +384,25 @@ extension SQLRelation {
     /// otherwise, and when joined associations may change the number of
     /// rows. Prefetched associations don't.
     ///
-    /// Unlike GRDB, `SELECT DISTINCT expr` is counted with a subquery, not
-    /// `COUNT(DISTINCT expr)`, which would not count NULL.
+    /// As in GRDB, `SELECT DISTINCT expr` is counted with `COUNT(DISTINCT
+    /// expr)`, which does not count NULL.
     func fetchCount(_ db: Database) throws -> Int {
-        if group != nil || limit != nil || isDistinct || !joinedChildren.isEmpty {
+        if group != nil || limit != nil || !joinedChildren.isEmpty {
             return try fetchTrivialCount(db)
+        }
+        let selection = try self.selection.resolve(db)
+        if isDistinct {
+            guard selection.count == 1, let expression = selection[0].distinctCountExpression else {
+                return try fetchTrivialCount(db)
+            }
+            let countRelation = unordered().removingPrefetchedChildren().with {
+                $0.isDistinct = false
+                $0.selection = DatabasePromise(value: [.expression(.aggregate("COUNT", [expression], isDistinct: true))])
+            }
+            return try Int.fetchOne(SQLQueryGenerator(relation: countRelation).makeStatement(db)) ?? 0
         }
         // Aliased columns and literals may be used by the WHERE clause:
         // keep them.
-        let selection = try self.selection.resolve(db)
         let selectionMatters = selection.contains {
             switch $0.impl {
             case .allColumns, .expression: false
@@ -415,5 +425,16 @@ extension SQLRelation {
         let statement = try db.cachedStatement(sql: sql)
         try statement.setArguments(context.arguments)
         return try Int.fetchOne(statement) ?? 0
+    }
+}
+
+extension SQLSelection {
+    /// The expression that `COUNT(DISTINCT ...)` counts for a `SELECT
+    /// DISTINCT` of this single selection, if any.
+    fileprivate var distinctCountExpression: SQLExpression? {
+        switch impl {
+        case .expression(let expression), .aliased(let expression, _): expression
+        case .allColumns, .qualifiedAllColumns, .literal: nil
+        }
     }
 }

@@ -126,6 +126,8 @@ private typealias Book = Library.Book
 
             #expect(try Author.having(Author.books.isEmpty).fetchAll(db).map(\.id) == [5, 11])
             #expect(try Author.having(!Author.books.isEmpty).fetchCount(db) == 9)
+            #expect(try sqlAndArguments(db, Author.having(!Author.books.isEmpty)).sql.hasSuffix(
+                #"HAVING COUNT(DISTINCT "book"."id") > ?"#))
 
             let modern = Author.all().having(Author.books.count >= 2 && Author.books.max(Column("year")) > 1925)
             #expect(try sqlAndArguments(db, modern).sql.hasSuffix("""

@@ -264,7 +264,17 @@ extension DerivableRequest {
 
 extension AssociationAggregate {
     /// `NOT aggregate`
-    public static prefix func ! (aggregate: Self) -> Self { aggregate.map { !$0 } }
+    public static prefix func ! (aggregate: Self) -> Self {
+        aggregate.map { expression in
+            // `!isEmpty`: `COUNT(DISTINCT book.id) > 0`, as GRDB writes it.
+            if case let .compare(.equal, count, zero) = expression.impl, case .aggregate("COUNT", _, true, nil) = count.impl,
+               case .value(let dbValue) = zero.impl, dbValue == 0.databaseValue
+            {
+                return .binary(.greaterThan, count, zero)
+            }
+            return !expression
+        }
+    }
     /// `-aggregate`
     public static prefix func - (aggregate: Self) -> Self { aggregate.map { -$0 } }
 
