@@ -40,6 +40,18 @@ private typealias Player = QueryInterfaceFixtures.Player
         }
     }
 
+    @Test func interpolatedSelectionsAndRowID() throws {
+        try dbQueue.read { db throws in
+            let request = SQLRequest<Row>(literal: "SELECT \(AllColumns()), \(Column.rowID) FROM player WHERE \(Column("id")) = \(1)")
+            #expect(try request.makePreparedRequest(db, forSingleResult: false).statement.sql
+                == #"SELECT *, "rowid" FROM player WHERE "id" = ?"#)
+            let existential: any SQLSelectable = AllColumns()
+            #expect(try SQL("SELECT \(existential) FROM player").build(db).sql == "SELECT * FROM player")
+            // `.rowID` as an implicit member.
+            #expect(try Player.select(.rowID, as: Int64.self).filter(Column.rowID > 3).order(.rowID).fetchAll(db) == [4, 5])
+        }
+    }
+
     @Test func literal() throws {
         try dbQueue.read { db throws in
             let name = "O'Brien' OR 1=1 --"
