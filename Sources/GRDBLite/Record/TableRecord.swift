@@ -130,9 +130,12 @@ extension TableRecord {
 
     // MARK: - Primary keys
 
-    /// Whether a row has this primary key.
+    /// Whether a row has this primary key. A nil key matches no row: the
+    /// database is not hit, as in GRDB.
     public static func exists(_ db: Database, key: some DatabaseValueConvertible) throws -> Bool {
-        try exists(db, where: RecordKeys.primaryKey(db, table: databaseTableName, values: [key.databaseValue]))
+        let key = key.databaseValue
+        if key.isNull { return false }
+        return try exists(db, where: RecordKeys.primaryKey(db, table: databaseTableName, values: [key]))
     }
 
     /// Deletes the row with this primary key; returns whether a row was

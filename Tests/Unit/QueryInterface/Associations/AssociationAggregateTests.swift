@@ -126,8 +126,14 @@ private typealias Book = Library.Book
 
             #expect(try Author.having(Author.books.isEmpty).fetchAll(db).map(\.id) == [5, 11])
             #expect(try Author.having(!Author.books.isEmpty).fetchCount(db) == 9)
-            #expect(try sqlAndArguments(db, Author.having(!Author.books.isEmpty)).sql.hasSuffix(
-                #"HAVING COUNT(DISTINCT "book"."id") > ?"#))
+            for request in [Author.having(!Author.books.isEmpty), Author.having(Author.books.isEmpty == false),
+                            Author.having(Author.books.isEmpty != true)]
+            {
+                #expect(try sqlAndArguments(db, request).sql.hasSuffix(#"HAVING COUNT(DISTINCT "book"."id") > ?"#))
+                #expect(try request.fetchCount(db) == 9)
+            }
+            #expect(try sqlAndArguments(db, Author.having(Author.books.isEmpty == true)).sql.hasSuffix(
+                #"HAVING COUNT(DISTINCT "book"."id") = ?"#))
 
             let modern = Author.all().having(Author.books.count >= 2 && Author.books.max(Column("year")) > 1925)
             #expect(try sqlAndArguments(db, modern).sql.hasSuffix("""
