@@ -121,20 +121,20 @@ extension Database {
             try inTransaction(nil, operations)
             return
         }
-        try execute(sql: "SAVEPOINT grdblite")
+        try execute(sql: "SAVEPOINT grdb")
         try runTransactionBlock(
             operations,
-            commit: { try execute(sql: "RELEASE SAVEPOINT grdblite") },
+            commit: { try execute(sql: "RELEASE SAVEPOINT grdb") },
             rollback: {
                 do {
-                    try execute(sql: "ROLLBACK TRANSACTION TO SAVEPOINT grdblite")
+                    try execute(sql: "ROLLBACK TRANSACTION TO SAVEPOINT grdb")
                 } catch {
                     // The changes of the savepoint are still there: the
                     // whole transaction must be rolled back.
                     needsRollback = isInsideTransaction
                     throw error
                 }
-                try execute(sql: "RELEASE SAVEPOINT grdblite")
+                try execute(sql: "RELEASE SAVEPOINT grdb")
             })
     }
 

@@ -30,6 +30,11 @@ extension Database {
     /// table (views included).
     func canonicalTable(_ name: String) throws -> (name: String, schema: String)? {
         for (schema, master) in [("main", "sqlite_master"), ("temp", "sqlite_temp_master")] {
+            // SQLite lists the temp schema once it is created (reading
+            // sqlite_temp_master creates it).
+            if schema == "temp", try !Row.fetchAll(self, sql: "PRAGMA database_list").contains(where: { $0[1] == "temp" }) {
+                return nil
+            }
             if let name = try String.fetchOne(self, sql: """
                 SELECT name FROM \(master) WHERE type = 'table' AND name = ? COLLATE NOCASE
                 """, arguments: [name])

@@ -66,6 +66,17 @@ public struct DatabaseRegion: Sendable {
         return DatabaseRegion(tableRegions: result)
     }
 
+    /// The same region, with only `rowIDs` in `table`; without the table
+    /// when `rowIDs` is empty.
+    func restrictingRows(ofTable table: String, to rowIDs: Set<Int64>) -> DatabaseRegion {
+        guard var tableRegions else { return self }
+        let key = CaseInsensitiveIdentifier(table)
+        guard let tableRegion = tableRegions[key] else { return self }
+        let restricted = tableRegion.intersection(TableRegion(columns: nil, rowIDs: rowIDs))
+        tableRegions[key] = restricted.isEmpty ? nil : restricted
+        return DatabaseRegion(tableRegions: tableRegions)
+    }
+
     /// The union of this region and another.
     public func union(_ other: DatabaseRegion) -> DatabaseRegion {
         guard let tableRegions, let otherTableRegions = other.tableRegions else { return .fullDatabase }

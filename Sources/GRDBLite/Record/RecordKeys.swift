@@ -33,9 +33,33 @@ enum RecordKeys {
                     add a primary key or a unique index on them.
                     """)
             }
-            return .associative(.and, key.sorted { $0.key < $1.key }.map { column, value in
+            // The columns of the unique key in its order, as GRDB writes
+            // them, then the other columns.
+            let order = try uniqueKeyColumns(db, table: table, in: key.keys)
+            let rank = { (column: String) in order.firstIndex(of: CaseInsensitiveIdentifier(column)) ?? order.count }
+            return .associative(.and, key.sorted { (rank($0.key), $0.key) < (rank($1.key), $1.key) }.map { column, value in
                 .equal(.column(column), .value(value?.databaseValue ?? .null))
             })
         })
+    }
+
+    /// The columns of the primary key or the first unique index of `table`
+    /// that `columns` contain, in the order of the key.
+    private static func uniqueKeyColumns(
+        _ db: Database,
+        table: String,
+        in columns: some Collection<String>) throws -> [CaseInsensitiveIdentifier]
+    {
+        let columns = Set(columns.map(CaseInsensitiveIdentifier.init))
+        if let primaryKey = try db.primaryKeyIfAny(table) {
+            let keyColumns = primaryKey.columns.map(CaseInsensitiveIdentifier.init)
+            if Set(keyColumns).isSubset(of: columns) { return keyColumns }
+        }
+        guard try db.tableExists(table) else { return [] }
+        for index in try db.indexes(on: table) where index.isUnique {
+            let keyColumns = index.columns.map(CaseInsensitiveIdentifier.init)
+            if Set(keyColumns).isSubset(of: columns) { return keyColumns }
+        }
+        return []
     }
 }

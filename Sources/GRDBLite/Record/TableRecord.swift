@@ -124,15 +124,18 @@ extension TableRecord {
     static func exists(_ db: Database, where condition: some SQLExpressible) throws -> Bool {
         let (sql, arguments) = try SQL(condition).build(db)
         return try Bool.fetchOne(
-            db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM \(databaseTableName.quotedDatabaseIdentifier) WHERE \(sql))"),
+            db.cachedStatement(sql: "SELECT EXISTS (SELECT * FROM \(databaseTableName.quotedDatabaseIdentifier) WHERE \(sql))"),
             arguments: arguments)!
     }
 
     // MARK: - Primary keys
 
-    /// Whether a row has this primary key.
+    /// Whether a row has this primary key. A nil key matches no row: the
+    /// database is not hit, as in GRDB.
     public static func exists(_ db: Database, key: some DatabaseValueConvertible) throws -> Bool {
-        try exists(db, where: RecordKeys.primaryKey(db, table: databaseTableName, values: [key.databaseValue]))
+        let key = key.databaseValue
+        if key.isNull { return false }
+        return try exists(db, where: RecordKeys.primaryKey(db, table: databaseTableName, values: [key]))
     }
 
     /// Deletes the row with this primary key; returns whether a row was

@@ -177,7 +177,7 @@ extension Database {
     /// Rebuilds the indexes that use a collation, after its ordering
     /// changed.
     public func reindex(collation: Database.CollationName) throws {
-        try execute(sql: "REINDEX \(collation.rawValue.quotedDatabaseIdentifier)")
+        try execute(sql: "REINDEX \(collation.rawValue.sqlName)")
     }
 
     /// Rebuilds the indexes that use a custom collation.

@@ -286,7 +286,7 @@ extension ColumnDefinition {
             chunks.append("DEFAULT \(try defaultExpression.literalSQL(db))")
         }
         if let collationName {
-            chunks.append("COLLATE \(collationName.quotedDatabaseIdentifier)")
+            chunks.append("COLLATE \(collationName.sqlName)")
         }
         for reference in references {
             chunks.append("REFERENCES \(try reference.sql(db, originTable: table, primaryKey: primaryKey))")

@@ -135,6 +135,21 @@ import Testing
         #expect(observer.events == ["didChange", "didChange", "willCommit", "didCommit"])
     }
 
+    /// `sqlite_temp_master` is notified only when the temp schema exists.
+    @Test func temporarySchema() throws {
+        let dbQueue = try makePlayerDatabase()
+        let observer = observer(tables: ["sqlite_temp_master"])
+        dbQueue.add(transactionObserver: observer)
+        try dbQueue.write { db in try db.notifyChanges(in: DatabaseRegion(table: "sqlite_temp_master")) }
+        #expect(observer.events == ["willCommit", "didCommit"])
+        observer.reset()
+        try dbQueue.write { db in
+            try db.execute(sql: "CREATE TEMPORARY TABLE scratch (a)")
+            try db.notifyChanges(in: DatabaseRegion(table: "sqlite_temp_master"))
+        }
+        #expect(observer.events == ["didChange", "willCommit", "didCommit"])
+    }
+
     /// Schema changes are not reported: notify `sqlite_master`, which the
     /// full database does not include.
     @Test func schemaChanges() throws {

@@ -56,10 +56,46 @@ private struct ReplacingPlayer: TableRecord, MutablePersistableRecord, Encodable
         }
     }
 
-    @Test func deletingAGroupedRequestIsAProgrammerError() async {
-        await #expect(processExitsWith: .failure) {
-            let dbQueue = try QueryInterfaceFixtures.makeDatabase()
-            _ = try dbQueue.write { db in try Player.all().group(Column("team")).deleteAll(db) }
+    @Test func deleteAllGroupedByAUniqueKey() throws {
+        try dbQueue.write { db throws in
+            var count = 0
+            var sql = try recordedSQL(db) { count = try Player.filter { $0.score > 500 }.groupByPrimaryKey().deleteAll(db) }
+            #expect(sql == [#"DELETE FROM "player" WHERE "id" IN (SELECT "id" FROM "player" WHERE "score" > ? GROUP BY "id")"#])
+            #expect(count == 2)
+            #expect(try Player.selectID().fetchAll(db) == [1, 3, 4])
+
+            sql = try recordedSQL(db) { count = try Player.all().group(-Column("id")).having(Column("id") < 3).deleteAll(db) }
+            #expect(sql == [#"DELETE FROM "player" WHERE "id" IN (SELECT "id" FROM "player" GROUP BY -"id" HAVING "id" < ?)"#])
+            #expect(count == 1)
+
+            // A unique index; the rowid of a table whose primary key is not.
+            sql = try recordedSQL(db) { count = try Player.all().group(Column("name"), Column("team")).deleteAll(db) }
+            #expect(sql.last == #"DELETE FROM "player" WHERE "id" IN (SELECT "id" FROM "player" GROUP BY "name", "team")"#)
+            #expect(count == 2)
+            try db.execute(sql: "CREATE TABLE passport (country TEXT, citizen INTEGER, PRIMARY KEY (country, citizen))")
+            try db.execute(sql: "INSERT INTO passport VALUES ('fr', 1), ('fr', 2)")
+            sql = try recordedSQL(db) { count = try Table("passport").all().group(Column.rowID).deleteAll(db) }
+            #expect(sql.last == #"DELETE FROM "passport" WHERE "rowid" IN (SELECT "rowid" FROM "passport" GROUP BY "rowid")"#)
+            #expect(count == 2)
+        }
+    }
+
+    @Test func deletingOrUpdatingARequestGroupedByANonUniqueKeyThrows() throws {
+        try dbQueue.write { db throws in
+            for request in [Player.all().group(Column("team")), Player.all().group(Column("id") * 2)] {
+                let error = try #require(throws: DatabaseError.self) { try request.deleteAll(db) }
+                #expect(error.resultCode == .SQLITE_MISUSE)
+                let updateError = try #require(throws: DatabaseError.self) {
+                    try request.updateAll(db, Column("score").set(to: 0))
+                }
+                #expect(updateError.resultCode == .SQLITE_MISUSE)
+            }
+            try db.execute(sql: "CREATE VIEW playerView AS SELECT * FROM player")
+            let error = try #require(throws: DatabaseError.self) {
+                try Table("playerView").all().group(Column("id")).deleteAll(db)
+            }
+            #expect(error.resultCode == .SQLITE_MISUSE)
+            #expect(try Player.fetchCount(db) == 5)
         }
     }
 
@@ -136,6 +172,17 @@ private struct ReplacingPlayer: TableRecord, MutablePersistableRecord, Encodable
             var count = -1
             #expect(try recordedSQL(db) { count = try Player.all().updateAll(db, []) }.isEmpty)
             #expect(count == 0)
+        }
+    }
+
+    @Test func updateAllGroupedByAUniqueKey() throws {
+        try dbQueue.write { db throws in
+            var count = 0
+            let request = Player.filter { $0.team == "red" }.group(Column.rowID)
+            let sql = try recordedSQL(db) { count = try request.updateAll(db, Column("score").set(to: 7)) }
+            #expect(sql == [#"UPDATE "player" SET "score" = ? WHERE "id" IN (SELECT "id" FROM "player" WHERE "team" = ? GROUP BY "rowid")"#])
+            #expect(count == 2)
+            #expect(try Player.filter { $0.score == 7 }.selectID().fetchAll(db) == [1, 3])
         }
     }
 

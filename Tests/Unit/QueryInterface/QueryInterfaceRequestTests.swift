@@ -282,8 +282,8 @@ private let players = QueryInterfaceFixtures.players
             let teams = Player.order(\.team).select(\.team, as: String?.self).distinct()
             #expect(try sqlAndArguments(db, teams).sql == #"SELECT DISTINCT "team" FROM "player" ORDER BY "team""#)
             #expect(try teams.fetchAll(db) == [nil, "blue", "red"])
-            // NULL is a distinct row: counted.
-            #expect(try teams.fetchCount(db) == 3)
+            // COUNT(DISTINCT "team"), as in GRDB: NULL is not counted.
+            #expect(try teams.fetchCount(db) == 2)
         }
     }
 
@@ -361,8 +361,12 @@ private let players = QueryInterfaceFixtures.players
                 == [#"SELECT COUNT(*) FROM "player" WHERE "score" > ?"#])
             #expect(try countSQL(Player.select(\.name)) == [#"SELECT COUNT(*) FROM "player""#])
             #expect(try countSQL(Player.limit(2)) == [#"SELECT COUNT(*) FROM (SELECT * FROM "player" LIMIT ?)"#])
-            #expect(try countSQL(Player.select(\.team).distinct())
-                == [#"SELECT COUNT(*) FROM (SELECT DISTINCT "team" FROM "player")"#])
+            // As in GRDB: COUNT(DISTINCT ...) does not count NULL.
+            #expect(try countSQL(Player.select(\.team).distinct()) == [#"SELECT COUNT(DISTINCT "team") FROM "player""#])
+            #expect(try Player.select(\.team).distinct().fetchCount(db) == 2)
+            #expect(try countSQL(Player.select((Column("score") * 2).forKey("double")).distinct().filter { $0.score > 100 })
+                == [#"SELECT COUNT(DISTINCT "score" * ?) FROM "player" WHERE "score" > ?"#])
+            #expect(try countSQL(Player.all().distinct()) == [#"SELECT COUNT(*) FROM (SELECT DISTINCT * FROM "player")"#])
             #expect(try countSQL(Player.select(Column("score").forKey("s")).filter(sql: "s > 500"))
                 == [#"SELECT COUNT(*) FROM (SELECT "score" AS "s" FROM "player" WHERE s > 500)"#])
 

@@ -43,6 +43,20 @@ private struct Member: Codable, Equatable, FetchableRecord, PersistableRecord {
         }
     }
 
+    @Test func compoundKeysFollowTheOrderOfTheKey() throws {
+        try dbQueue.write { db throws in
+            try db.execute(sql: """
+                CREATE TABLE citizenship (personId INTEGER, country TEXT, note TEXT, PRIMARY KEY (personId, country));
+                INSERT INTO citizenship VALUES (1, 'FR', NULL);
+                """)
+            struct Citizenship: TableRecord {}
+            var deleted = false
+            #expect(try recordedSQL(db) { deleted = try Citizenship.deleteOne(db, key: ["note": nil, "country": "FR", "personId": 1]) }
+                .last == #"DELETE FROM "citizenship" WHERE ("personId" = ?) AND ("country" = ?) AND ("note" IS NULL)"#)
+            #expect(deleted)
+        }
+    }
+
     @Test func uniqueKeys() throws {
         try dbQueue.write { db throws in
             var member: Member?
@@ -52,7 +66,7 @@ private struct Member: Codable, Equatable, FetchableRecord, PersistableRecord {
             #expect(member?.id == 3)
             #expect(try statements(db) {
                 members = try Member.fetchAll(db, keys: [["email": nil], ["id": 1, "email": "a@example.com"]])
-            } == [#"SELECT * FROM "member" WHERE ("email" IS NULL) OR (("email" = ?) AND ("id" = ?))"#])
+            } == [#"SELECT * FROM "member" WHERE ("email" IS NULL) OR (("id" = ?) AND ("email" = ?))"#])
             #expect(Set(members.map(\.id)) == [1, 2])
             #expect(try Member.exists(db, key: ["email": "a@example.com"]))
             #expect(try !Member.exists(db, key: ["email": "z@example.com"]))

@@ -43,12 +43,14 @@ private struct Generic<T>: TableRecord { }
         try dbQueue.write { db throws in
             #expect(try Player.exists(db, key: 1))
             #expect(try !Player.exists(db, key: 4))
+            // A nil key does not hit the database.
+            #expect(try !Player.exists(db, key: Int?.none))
             #expect(try Player.deleteOne(db, key: 1))
             #expect(try !Player.deleteOne(db, key: 1))
             #expect(try Player.deleteAll(db, keys: [2, 3, 4]) == 2)
             #expect(try Player.deleteAll(db, keys: [Int]()) == 0)
         }
-        #expect(recorder.sql.contains(#"SELECT EXISTS (SELECT 1 FROM "player" WHERE "id" = ?)"#))
+        #expect(recorder.sql.filter { $0 == #"SELECT EXISTS (SELECT * FROM "player" WHERE "id" = ?)"# }.count == 2)
         #expect(recorder.sql.contains(#"DELETE FROM "player" WHERE "id" IN (?, ?, ?)"#))
     }
 

@@ -33,7 +33,7 @@ import TestSupport
         "CASE", "WHEN", "THEN", "ELSE", "EXISTS", "JOIN", "LEFT", "USING", "VIEW", "IF", "CONFLICT", "DO",
         "NOTHING", "ALTER", "RENAME", "COLUMN", "ADD", "ANALYZE", "REINDEX", "VACUUM",
     ]
-    static let names = ["t", "u", "v", "a", "b", "c", "d", "x", "y", "z", "rowid", "grdblite", "sqlite_master",
+    static let names = ["t", "u", "v", "a", "b", "c", "d", "x", "y", "z", "rowid", "grdb", "sqlite_master",
                         "nope", "\"odd name\"", "main", "new", "old", "foreign_keys", "query_only", "t_b"]
     static let literals = ["0", "1", "-1", "9223372036854775807", "-9223372036854775808", "18446744073709551616",
                            "1.5", "1e308", "-0.0", "'text'", "''", "'it''s'", "'✨'", "x'00ff'", "x''", "NULL",
@@ -61,8 +61,8 @@ import TestSupport
         "SELECT * FROM v",
         "SELECT ?, ?, ?",
         "SELECT count(*), sum(d), group_concat(b) FROM t",
-        "BEGIN", "BEGIN IMMEDIATE", "COMMIT", "ROLLBACK", "SAVEPOINT s", "SAVEPOINT grdblite",
-        "RELEASE s", "RELEASE grdblite", "ROLLBACK TO s", "ROLLBACK TO grdblite",
+        "BEGIN", "BEGIN IMMEDIATE", "COMMIT", "ROLLBACK", "SAVEPOINT s", "SAVEPOINT grdb",
+        "RELEASE s", "RELEASE grdb", "ROLLBACK TO s", "ROLLBACK TO grdb",
         "DROP TABLE t", "DROP TABLE u", "DROP VIEW v", "DROP TRIGGER u_insert",
         "ALTER TABLE t ADD COLUMN e", "ALTER TABLE u RENAME TO w", "ALTER TABLE w RENAME TO u",
         "CREATE TABLE IF NOT EXISTS s (p, q)", "PRAGMA foreign_keys", "PRAGMA table_info(t)",

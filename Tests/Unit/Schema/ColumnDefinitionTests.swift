@@ -111,11 +111,11 @@ import GRDBLite
     }
 
     @Test func collate() throws {
-        #expect(try columnSQL { $0.column("c", .text).collate(.nocase) } == #"CREATE TABLE "t" ("c" TEXT COLLATE "NOCASE")"#)
-        #expect(try columnSQL { $0.column("c", .text).collate(.rtrim) } == #"CREATE TABLE "t" ("c" TEXT COLLATE "RTRIM")"#)
-        #expect(try columnSQL { $0.column("c", .text).collate(.binary) } == #"CREATE TABLE "t" ("c" TEXT COLLATE "BINARY")"#)
+        #expect(try columnSQL { $0.column("c", .text).collate(.nocase) } == #"CREATE TABLE "t" ("c" TEXT COLLATE NOCASE)"#)
+        #expect(try columnSQL { $0.column("c", .text).collate(.rtrim) } == #"CREATE TABLE "t" ("c" TEXT COLLATE RTRIM)"#)
+        #expect(try columnSQL { $0.column("c", .text).collate(.binary) } == #"CREATE TABLE "t" ("c" TEXT COLLATE BINARY)"#)
         #expect(try columnSQL { $0.column("c", .text).collate(.localizedCaseInsensitiveCompare) }
-            == #"CREATE TABLE "t" ("c" TEXT COLLATE "swiftLocalizedCaseInsensitiveCompare")"#)
+            == #"CREATE TABLE "t" ("c" TEXT COLLATE swiftLocalizedCaseInsensitiveCompare)"#)
     }
 
     @Test func collationIsUsed() throws {
@@ -131,6 +131,19 @@ import GRDBLite
             #expect(throws: DatabaseError.self) { try db.execute(sql: "INSERT INTO t VALUES ('b', 'X')") }
             try db.reindex(collation: .caseInsensitiveCompare)
             try db.reindex(collation: .nocase)
+        }
+    }
+
+    /// Collation names are written unquoted, as GRDB writes them.
+    @Test func reindexSQL() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db throws in
+            db.add(collation: .caseInsensitiveCompare)
+            let sql = try recordedSQL(db) {
+                try db.reindex(collation: .caseInsensitiveCompare)
+                try db.reindex(collation: .binary)
+            }
+            #expect(sql == ["REINDEX swiftCaseInsensitiveCompare", "REINDEX BINARY"])
         }
     }
 
@@ -209,7 +222,7 @@ import GRDBLite
                 .check(sql: "c <> ''")
                 .unique()
                 .notNull()
-        } == #"CREATE TABLE "t" ("c" TEXT NOT NULL UNIQUE CHECK (c <> '') DEFAULT 'x' COLLATE "NOCASE" REFERENCES "parent"("id"))"#)
+        } == #"CREATE TABLE "t" ("c" TEXT NOT NULL UNIQUE CHECK (c <> '') DEFAULT 'x' COLLATE NOCASE REFERENCES "parent"("id"))"#)
     }
 
     @Test func constraintsAreEnforced() throws {

@@ -26,7 +26,7 @@ import GRDBLite
             }
             #expect(sql == [
                 #"ALTER TABLE "player" ADD COLUMN "score" INTEGER NOT NULL DEFAULT 0"#,
-                #"ALTER TABLE "player" ADD COLUMN "email" TEXT COLLATE "NOCASE""#,
+                #"ALTER TABLE "player" ADD COLUMN "email" TEXT COLLATE NOCASE"#,
                 #"CREATE INDEX "player_on_email" ON "player"("email")"#,
                 #"ALTER TABLE "player" ADD COLUMN "teamCode" TEXT REFERENCES "team"("code") ON DELETE SET NULL"#,
                 #"ALTER TABLE "player" ADD COLUMN "captainId" INTEGER REFERENCES "player"("id")"#,

@@ -37,6 +37,26 @@ public struct Column: ColumnExpression, Sendable {
     }
 }
 
+extension SQLExpressible where Self == Column {
+    /// The hidden `rowid` column: `Player.filter(.rowID == 1)`.
+    public static var rowID: Self { Column.rowID }
+}
+
+extension SQLSelectable where Self == Column {
+    /// The hidden `rowid` column: `Player.select(.rowID)`.
+    public static var rowID: Self { Column.rowID }
+}
+
+extension SQLOrderingTerm where Self == Column {
+    /// The hidden `rowid` column: `Player.order(.rowID)`.
+    public static var rowID: Self { Column.rowID }
+}
+
+extension ColumnExpression where Self == Column {
+    /// The hidden `rowid` column.
+    public static var rowID: Self { Column.rowID }
+}
+
 /// All columns of a table: `*`.
 public struct AllColumns: SQLSelectable, Sendable {
     public init() { }

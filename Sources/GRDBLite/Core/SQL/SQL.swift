@@ -13,6 +13,10 @@ public struct SQL: Sendable {
     enum Element: Sendable {
         case sql(String, StatementArguments)
         case expression(SQLExpression)
+        /// A request, without parentheses: `(\(request))` writes them.
+        case subquery(SQLSubquery)
+        /// A selection that is not an expression: `\(AllColumns())`.
+        case selection(SQLSelection)
     }
 
     var elements: [Element]
@@ -63,6 +67,10 @@ public struct SQL: Sendable {
                 context.append(arguments)
             case .expression(let expression):
                 result += try expression.sql(context)
+            case .subquery(let subquery):
+                result += try subquery.sql(context)
+            case .selection(let selection):
+                result += try selection.sql(context)
             }
         }
         return result
@@ -73,7 +81,8 @@ public struct SQL: Sendable {
     func qualified(with alias: TableAliasBase) -> SQL {
         SQL(elements: elements.map { element in
             switch element {
-            case .sql: element
+            case .sql, .subquery: element
+            case .selection(let selection): .selection(selection.qualified(with: alias))
             case .expression(let expression): .expression(expression.qualified(with: alias))
             }
         })
@@ -155,6 +164,23 @@ public struct SQLInterpolation: StringInterpolationProtocol {
     /// A value, bound as an argument, or a column or an expression.
     public mutating func appendInterpolation(_ expressible: some SQLExpressible) {
         elements.append(.expression(expressible.sqlExpression))
+    }
+
+    /// A column or an expression (a value of a type that is both an
+    /// expression and a selection).
+    public mutating func appendInterpolation(_ expressible: some SQLSpecificExpressible) {
+        elements.append(.expression(expressible.sqlExpression))
+    }
+
+    /// A selection: `"SELECT \(AllColumns()) FROM player"`.
+    public mutating func appendInterpolation(_ selection: some SQLSelectable) {
+        elements.append(.selection(selection.sqlSelection))
+    }
+
+    /// A request, as GRDB writes it: its SQL without parentheses, as in
+    /// `"SELECT * FROM player WHERE score = (\(maxScore))"`.
+    public mutating func appendInterpolation(_ subquery: some SQLSubqueryable) {
+        elements.append(.subquery(subquery.sqlSubquery))
     }
 
     /// An optional value: NULL when nil.

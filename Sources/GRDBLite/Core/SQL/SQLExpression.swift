@@ -387,6 +387,27 @@ extension SQLExpression {
         }
     }
 
+    /// The column of `alias` that a GROUP BY expression groups by: the
+    /// column itself, or an expression with the same groups (`-score`,
+    /// `score + 1`). A collation or a concatenation may merge groups.
+    func groupedColumn(of alias: TableAliasBase) -> String? {
+        switch impl {
+        case let .qualifiedColumn(name, columnAlias):
+            return columnAlias == alias ? name : nil
+        case .unary(.minus, let expression):
+            return expression.groupedColumn(of: alias)
+        case let .binary(.subtract, lhs, rhs):
+            if rhs.isConstant { return lhs.groupedColumn(of: alias) }
+            if lhs.isConstant { return rhs.groupedColumn(of: alias) }
+            return nil
+        case let .associative(op, operands) where op == .add:
+            let variables = operands.filter { !$0.isConstant }
+            return variables.count == 1 ? variables[0].groupedColumn(of: alias) : nil
+        default:
+            return nil
+        }
+    }
+
     private func columnName(of alias: TableAliasBase) -> String? {
         switch impl {
         case let .qualifiedColumn(name, columnAlias) where columnAlias == alias: name

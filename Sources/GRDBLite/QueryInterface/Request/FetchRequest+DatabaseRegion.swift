@@ -10,16 +10,22 @@ extension FetchRequest {
     /// ```
     ///
     /// The associations that `including(all:)` prefetches with other
-    /// statements are not part of the region, as in GRDB.
+    /// statements are not part of the region, as in GRDB. A query interface
+    /// request filtered by rowid or `INTEGER PRIMARY KEY` holds only those
+    /// rows of its table (`player(id,name)[1]`), as in GRDB.
     public func databaseRegion(_ db: Database) throws -> DatabaseRegion {
         let sql = try makePreparedRequest(db, forSingleResult: false).statement.sql
         let selectedColumns = try db.authorizer.selectedColumns {
             _ = try db.makeStatement(sql: sql, persistent: false)
         }
-        return selectedColumns.reduce(into: DatabaseRegion()) { region, selected in
+        let region = selectedColumns.reduce(into: DatabaseRegion()) { region, selected in
             region.formUnion(selected.column.isEmpty
                 ? DatabaseRegion(table: selected.table)
                 : DatabaseRegion(table: selected.table, columns: [selected.column]))
         }
+        if let request = self as? any RowIDRestrictedRequest, let (table, rowIDs) = try request.restrictedRowIDs(db) {
+            return region.restrictingRows(ofTable: table, to: rowIDs)
+        }
+        return region
     }
 }

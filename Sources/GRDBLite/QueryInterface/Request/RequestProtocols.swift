@@ -250,11 +250,15 @@ extension TableRequest where Self: OrderedRequest {
 }
 
 extension TableRequest where Self: AggregatingRequest {
-    /// Groups by primary key.
+    /// Groups by primary key: the rowid when the table has one (named as
+    /// its `INTEGER PRIMARY KEY` column, if any), as in GRDB.
     public func groupByPrimaryKey() -> Self {
         let tableName = databaseTableName
         return groupWhenConnected { db in
-            try db.primaryKey(tableName).columns.map { Column($0) }
+            let primaryKey = try db.primaryKey(tableName)
+            if let column = primaryKey.rowIDColumn { return [Column(column)] }
+            if primaryKey.tableHasRowID { return [Column.rowID] }
+            return primaryKey.columns.map { Column($0) }
         }
     }
 }

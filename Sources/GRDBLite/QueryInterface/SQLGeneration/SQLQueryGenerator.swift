@@ -111,11 +111,12 @@ struct SQLQueryGenerator: SQLSubqueryGenerator {
 
     /// `DELETE FROM ... WHERE ...`
     ///
-    /// With joined associations: `DELETE FROM table WHERE rowid IN (SELECT
-    /// table.rowid FROM table JOIN ...)`.
+    /// With joined associations, or grouped by a unique key: `DELETE FROM
+    /// table WHERE rowid IN (SELECT rowid FROM table JOIN ... GROUP BY
+    /// ...)`. Grouped otherwise, the request has no rows of the table to
+    /// delete: `SQLITE_MISUSE`.
     func makeDeleteStatement(_ db: Database) throws -> Statement {
-        precondition(relation.group == nil, "Can't delete a request with a GROUP BY clause")
-        if !relation.joinedChildren.isEmpty {
+        if try needsKeySubquery(db, operation: "delete") {
             let context = SQLGenerationContext(db)
             let sql = try relation.allCTEs.withClauseSQL(context)
                 + "DELETE FROM " + relation.source.tableName.quotedDatabaseIdentifier
@@ -132,21 +133,21 @@ struct SQLQueryGenerator: SQLSubqueryGenerator {
 
     /// `UPDATE ... SET ... WHERE ...`, or nil when there is nothing to set.
     ///
-    /// With joined associations: `UPDATE table SET ... WHERE rowid IN
-    /// (SELECT table.rowid FROM table JOIN ...)`.
+    /// With joined associations, or grouped by a unique key: `UPDATE table
+    /// SET ... WHERE rowid IN (SELECT rowid FROM table JOIN ... GROUP BY
+    /// ...)`. Grouped otherwise: `SQLITE_MISUSE`.
     func makeUpdateStatement(
         _ db: Database,
         conflictResolution: Database.ConflictResolution,
         assignments: [ColumnAssignment]) throws -> Statement?
     {
-        precondition(relation.group == nil, "Can't update a request with a GROUP BY clause")
         // `noOverwrite` assignments set nothing.
         let assignments = assignments.compactMap { assignment in assignment.value.map { (assignment.columnName, $0) } }
         if assignments.isEmpty { return nil }
-        let hasJoins = !relation.joinedChildren.isEmpty
-        // Assignments refer to the updated table, which the joined query
-        // reads under another alias.
-        let alias = hasJoins ? TableAliasBase(tableName: relation.source.tableName) : QualifiedRelation(relation).alias
+        let usesSubquery = try needsKeySubquery(db, operation: "update")
+        // Assignments refer to the updated table, which the subquery reads
+        // under another alias.
+        let alias = usesSubquery ? TableAliasBase(tableName: relation.source.tableName) : QualifiedRelation(relation).alias
         let context = SQLGenerationContext(db, aliases: [alias])
         var sql = try relation.allCTEs.withClauseSQL(context)
         sql += conflictResolution == .abort ? "UPDATE " : "UPDATE OR \(conflictResolution.rawValue) "
@@ -154,12 +155,35 @@ struct SQLQueryGenerator: SQLSubqueryGenerator {
         sql += try " SET " + assignments.map { columnName, value in
             try columnName.quotedDatabaseIdentifier + " = " + value.qualified(with: alias).sql(context)
         }.joined(separator: ", ")
-        if hasJoins {
+        if usesSubquery {
             sql += try keySubqueryClause(context)
         } else {
             sql += try whereOrderLimitSQL(context, alias: alias)
         }
         return try makeStatement(db, sql: sql, context: context)
+    }
+
+    /// Whether DELETE and UPDATE must find their rows with a subquery: the
+    /// request has joined associations, or groups its rows by a unique key
+    /// (one row per row of the table). A request grouped by anything else
+    /// mixes rows of the table: it can't be deleted nor updated.
+    private func needsKeySubquery(_ db: Database, operation: String) throws -> Bool {
+        guard let group = try relation.group?.resolve(db), !group.isEmpty else {
+            return !relation.joinedChildren.isEmpty
+        }
+        let tableName = relation.source.tableName
+        let alias = QualifiedRelation(relation).alias
+        var columns: [String] = []
+        for expression in group {
+            guard let column = expression.qualified(with: alias).groupedColumn(of: alias) else { break }
+            columns.append(column)
+        }
+        if columns.count == group.count, try db.tableExists(tableName), try db.table(tableName, hasUniqueKey: columns) {
+            return true
+        }
+        throw DatabaseError(
+            resultCode: .SQLITE_MISUSE,
+            message: "Can't \(operation) a request grouped by something else than a unique key of \(tableName)")
     }
 
     /// ` WHERE rowid IN (SELECT table.rowid FROM table JOIN ...)`: the rows
@@ -360,15 +384,25 @@ extension SQLRelation {
     /// otherwise, and when joined associations may change the number of
     /// rows. Prefetched associations don't.
     ///
-    /// Unlike GRDB, `SELECT DISTINCT expr` is counted with a subquery, not
-    /// `COUNT(DISTINCT expr)`, which would not count NULL.
+    /// As in GRDB, `SELECT DISTINCT expr` is counted with `COUNT(DISTINCT
+    /// expr)`, which does not count NULL.
     func fetchCount(_ db: Database) throws -> Int {
-        if group != nil || limit != nil || isDistinct || !joinedChildren.isEmpty {
+        if group != nil || limit != nil || !joinedChildren.isEmpty {
             return try fetchTrivialCount(db)
+        }
+        let selection = try self.selection.resolve(db)
+        if isDistinct {
+            guard selection.count == 1, let expression = selection[0].distinctCountExpression else {
+                return try fetchTrivialCount(db)
+            }
+            let countRelation = unordered().removingPrefetchedChildren().with {
+                $0.isDistinct = false
+                $0.selection = DatabasePromise(value: [.expression(.aggregate("COUNT", [expression], isDistinct: true))])
+            }
+            return try Int.fetchOne(SQLQueryGenerator(relation: countRelation).makeStatement(db)) ?? 0
         }
         // Aliased columns and literals may be used by the WHERE clause:
         // keep them.
-        let selection = try self.selection.resolve(db)
         let selectionMatters = selection.contains {
             switch $0.impl {
             case .allColumns, .expression: false
@@ -391,5 +425,16 @@ extension SQLRelation {
         let statement = try db.cachedStatement(sql: sql)
         try statement.setArguments(context.arguments)
         return try Int.fetchOne(statement) ?? 0
+    }
+}
+
+extension SQLSelection {
+    /// The expression that `COUNT(DISTINCT ...)` counts for a `SELECT
+    /// DISTINCT` of this single selection, if any.
+    fileprivate var distinctCountExpression: SQLExpression? {
+        switch impl {
+        case .expression(let expression), .aliased(let expression, _): expression
+        case .allColumns, .qualifiedAllColumns, .literal: nil
+        }
     }
 }

@@ -126,6 +126,14 @@ private typealias Book = Library.Book
 
             #expect(try Author.having(Author.books.isEmpty).fetchAll(db).map(\.id) == [5, 11])
             #expect(try Author.having(!Author.books.isEmpty).fetchCount(db) == 9)
+            for request in [Author.having(!Author.books.isEmpty), Author.having(Author.books.isEmpty == false),
+                            Author.having(Author.books.isEmpty != true)]
+            {
+                #expect(try sqlAndArguments(db, request).sql.hasSuffix(#"HAVING COUNT(DISTINCT "book"."id") > ?"#))
+                #expect(try request.fetchCount(db) == 9)
+            }
+            #expect(try sqlAndArguments(db, Author.having(Author.books.isEmpty == true)).sql.hasSuffix(
+                #"HAVING COUNT(DISTINCT "book"."id") = ?"#))
 
             let modern = Author.all().having(Author.books.count >= 2 && Author.books.max(Column("year")) > 1925)
             #expect(try sqlAndArguments(db, modern).sql.hasSuffix("""
@@ -182,7 +190,7 @@ private typealias Book = Library.Book
             #expect(try sqlAndArguments(db, request).sql == """
                 SELECT "country".*, COUNT(DISTINCT "passport"."rowid") AS "passportCount" FROM "country" \
                 LEFT JOIN "passport" ON "passport"."countryCode" = "country"."code" \
-                GROUP BY "country"."code" ORDER BY "country"."code"
+                GROUP BY "country"."rowid" ORDER BY "country"."code"
                 """)
             #expect(try Row.fetchAll(db, request).map { $0["passportCount"] as Int } == [0, 2, 2, 1])
         }

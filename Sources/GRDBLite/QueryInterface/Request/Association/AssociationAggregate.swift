@@ -264,7 +264,23 @@ extension DerivableRequest {
 
 extension AssociationAggregate {
     /// `NOT aggregate`
-    public static prefix func ! (aggregate: Self) -> Self { aggregate.map { !$0 } }
+    public static prefix func ! (aggregate: Self) -> Self {
+        aggregate.map { expression in
+            // `!isEmpty`: `COUNT(DISTINCT book.id) > 0`, as GRDB writes it.
+            if let (count, zero) = emptinessTest(expression) { return .binary(.greaterThan, count, zero) }
+            return !expression
+        }
+    }
+
+    /// The count and the zero of `isEmpty` (`COUNT(DISTINCT book.id) = 0`).
+    private static func emptinessTest(_ expression: SQLExpression) -> (count: SQLExpression, zero: SQLExpression)? {
+        if case let .compare(.equal, count, zero) = expression.impl, case .aggregate("COUNT", _, true, nil) = count.impl,
+           case .value(let dbValue) = zero.impl, dbValue == 0.databaseValue
+        {
+            return (count, zero)
+        }
+        return nil
+    }
     /// `-aggregate`
     public static prefix func - (aggregate: Self) -> Self { aggregate.map { -$0 } }
 
@@ -331,11 +347,22 @@ extension AssociationAggregate {
     /// `lhs = rhs`
     public static func == (lhs: (any SQLExpressible)?, rhs: Self) -> Self { rhs.map { [lhs = lhs?.sqlExpression] in lhs == $0 } }
     /// `lhs = rhs`
-    public static func == (lhs: Self, rhs: Bool) -> Self { lhs.map { $0 == rhs } }
+    public static func == (lhs: Self, rhs: Bool) -> Self {
+        // `isEmpty == false` is `!isEmpty`, as GRDB writes it.
+        lhs.map { expression in
+            if let (count, zero) = emptinessTest(expression) { return rhs ? expression : .binary(.greaterThan, count, zero) }
+            return expression == rhs
+        }
+    }
     /// `lhs <> rhs`
     public static func != (lhs: (any SQLExpressible)?, rhs: Self) -> Self { rhs.map { [lhs = lhs?.sqlExpression] in lhs != $0 } }
     /// `lhs <> rhs`
-    public static func != (lhs: Self, rhs: Bool) -> Self { lhs.map { $0 != rhs } }
+    public static func != (lhs: Self, rhs: Bool) -> Self {
+        lhs.map { expression in
+            if let (count, zero) = emptinessTest(expression) { return rhs ? .binary(.greaterThan, count, zero) : expression }
+            return expression != rhs
+        }
+    }
     /// `lhs IS rhs`
     public static func === (lhs: Self, rhs: Self) -> Self { combine(lhs, rhs) { $0 === $1 } }
     /// `lhs IS rhs`

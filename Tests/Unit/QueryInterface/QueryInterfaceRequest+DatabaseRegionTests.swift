@@ -1,0 +1,58 @@
+import GRDBLite
+import Testing
+
+private typealias Player = QueryInterfaceFixtures.Player
+
+/// The regions of requests filtered by rowid: narrowed to rows, as in GRDB.
+@Suite struct QueryInterfaceRequestDatabaseRegionTests {
+    let dbQueue: DatabaseQueue
+
+    init() throws {
+        dbQueue = try QueryInterfaceFixtures.makeDatabase()
+    }
+
+    private func region(_ request: some FetchRequest) throws -> String {
+        try dbQueue.read { db in try request.databaseRegion(db).description }
+    }
+
+    @Test func requestsFilteredByRowIDAreNarrowedToTheirRows() throws {
+        #expect(try region(Player.filter(key: 1)) == "player(id,name,score,team)[1]")
+        #expect(try region(Player.filter(id: 1).filter { $0.score > 0 }) == "player(id,name,score,team)[1]")
+        #expect(try region(Player.filter(Column.rowID == 2 || [3, 4].contains(Column("id")))) == "player(id,name,score,team)[2,3,4]")
+        #expect(try region(Player.filter(keys: [1, 2, 3]).filter(Column("oid") == 2)) == "player(id,name,score,team)[2]")
+        #expect(try region(Player.filter(key: 1).select(\.name)) == "player(id,name)[1]")
+    }
+
+    @Test func requestsThatReadNoRowHaveAnEmptyRegion() throws {
+        #expect(try region(Player.none()) == "empty")
+        #expect(try region(Player.filter(key: 1).filter(key: 2)) == "empty")
+        #expect(try region(Player.filter(Column("id") == nil)) == "empty")
+        #expect(try region(Player.filter([Int]().contains(Column("name")))) == "empty")
+    }
+
+    @Test func otherRequestsReadTheWholeTable() throws {
+        let all = "player(id,name,score,team)"
+        #expect(try region(Player.all()) == all)
+        #expect(try region(Player.filter(Column("id") >= 1)) == all)
+        #expect(try region(Player.filter(Column("id") == 1 || Column("name") == "Arthur")) == all)
+        // Text may be converted by the column's affinity.
+        #expect(try region(Player.filter(Column("id") == "1")) == all)
+        #expect(try region(Player.filter(sql: "id = 1")) == all)
+        // A subquery may read other rows of the table (MAX(id) reads the
+        // rowid: the whole table).
+        let maxID = Player.select(max(Column("id")))
+        #expect(try region(Player.filter(key: 1).filter(Column("id") < maxID)) == "player(*)")
+        #expect(try region(Player.filter(key: 1).select([Column("name"), maxID.sqlExpression])) == "player(*)")
+    }
+
+    @Test func joinedTablesAreNotNarrowed() throws {
+        try dbQueue.write { db throws in
+            try db.execute(sql: "CREATE TABLE award (id INTEGER PRIMARY KEY, playerId INTEGER REFERENCES player(id))")
+        }
+        struct Award: TableRecord {
+            static let player = belongsTo(Player.self)
+        }
+        #expect(try region(Award.filter(key: 1).including(required: Award.player.filter(key: 2)))
+            == "award(id,playerId)[1],player(id,name,score,team)")
+    }
+}
