@@ -36,6 +36,15 @@ extension Database {
             }
         }
 
+        /// The description with values in place of parameters. Mind the
+        /// private data it may show.
+        public var expandedDescription: String {
+            switch self {
+            case .statement(let statement): statement.expandedSQL
+            case let .profile(statement, duration): "\(String(format: "%.3f", duration))s \(statement.expandedSQL)"
+            }
+        }
+
         /// The SQL with values in place of parameters.
         public var expandedSQL: String {
             switch self {

@@ -398,6 +398,36 @@ public final class Row {
     public func dataNoCopy(named name: String) -> Data? {
         index(forColumn: name).flatMap(dataNoCopy(atIndex:))
     }
+
+    /// Calls `body` with the bytes of the blob or text at `index` (leftmost
+    /// is 0), without copy, or nil for NULL. Throws a ``RowDecodingError``
+    /// for a number. Unsafe: the data is alive only until `body` returns.
+    public func withUnsafeData<T>(atIndex index: Int, _ body: (Data?) throws -> T) throws -> T {
+        if let data = dataNoCopy(atIndex: index) { return try body(data) }
+        let dbValue: DatabaseValue = self[index]
+        guard dbValue.isNull else {
+            throw RowDecodingError.valueMismatch(Data.self, row: self, columnIndex: index, databaseValue: dbValue)
+        }
+        return try body(nil)
+    }
+
+    /// Calls `body` with the bytes of the blob or text of the leftmost
+    /// column named `name`, without copy, or nil for NULL or a missing
+    /// column. Throws a ``RowDecodingError`` for a number. Unsafe: the data
+    /// is alive only until `body` returns.
+    public func withUnsafeData<T>(named name: String, _ body: (Data?) throws -> T) throws -> T {
+        guard let index = index(forColumn: name) else { return try body(nil) }
+        // unsafe: the data stays inside `body`.
+        return try withUnsafeData(atIndex: index, body)
+    }
+
+    /// Calls `body` with the bytes of the blob or text of `column`: see
+    /// ``withUnsafeData(named:_:)``. Unsafe: the data is alive only until
+    /// `body` returns.
+    public func withUnsafeData<T>(at column: some ColumnExpression, _ body: (Data?) throws -> T) throws -> T {
+        // unsafe: the data stays inside `body`.
+        try withUnsafeData(named: column.name, body)
+    }
 }
 
 // A row from a cursor reads a statement that belongs to one thread.

@@ -305,4 +305,16 @@ import GRDBLite
             #expect(row.dataNoCopy(named: "missing") == nil)
         }
     }
+
+    @Test func withUnsafeData() throws {
+        try withBothRows(sql: "SELECT x'0102' AS b, NULL AS n, 'ab' AS t, x'' AS e, 12 AS i") { row throws in
+            #expect(try row.withUnsafeData(atIndex: 0) { $0 } == Data([1, 2]))
+            #expect(try row.withUnsafeData(named: "n") { $0 } == nil)
+            #expect(try row.withUnsafeData(named: "t") { $0 } == Data("ab".utf8))
+            #expect(try row.withUnsafeData(at: Column("e")) { $0 } == Data())
+            #expect(try row.withUnsafeData(named: "missing") { $0 } == nil)
+            let error = #expect(throws: RowDecodingError.self) { try row.withUnsafeData(named: "i") { $0 } }
+            #expect(error.map { "\($0)" }?.contains("column: \"i\"") == true)
+        }
+    }
 }
