@@ -349,6 +349,24 @@ def without_lines(text, spans):
 # MARK: - Tables of results
 
 
+def timing_dependent_tests():
+    """The GRDB tests whose result on GRDBLite depends on the threads' timing
+    (Tests/GRDBCompat/timing-dependent.txt): left out of passing-count, so
+    that the check never fails on a test that passes only sometimes."""
+    path = os.path.join(COMPAT, "timing-dependent.txt")
+    if not os.path.exists(path):
+        return set()
+    with open(path, encoding="utf-8") as source:
+        lines = (line.split("#")[0].strip() for line in source)
+        return {line for line in lines if line}
+
+
+def counted_passes(rows):
+    """The passed tests that passing-count counts."""
+    timing = timing_dependent_tests()
+    return sum(1 for row in rows if row["grdblite"] == "passed" and row["test"] not in timing)
+
+
 def read_tsv(path):
     rows = []
     with open(path, encoding="utf-8") as source:
@@ -1089,26 +1107,27 @@ def lite_main(args, scratch, checkout, files, areas):
     if args.record:
         write_tsv(os.path.join(COMPAT, "results.tsv"), header, rows)
         with open(os.path.join(COMPAT, "passing-count"), "w") as out:
-            out.write(f"{total[1]}\n")
+            out.write(f"{counted_passes(rows)}\n")
         update_readme(table_md, total, seconds)
         log("recorded: Tests/GRDBCompat/results.tsv, passing-count, README.md")
 
     if args.check:
         with open(os.path.join(COMPAT, "passing-count")) as source:
             floor = int(source.read().strip())
-        if total[1] < floor:
+        counted = counted_passes(rows)
+        if counted < floor:
             committed = {r["test"]: r for r in read_tsv(os.path.join(COMPAT, "results.tsv"))}
             lost = [r for r in rows
                     if r["grdblite"] != "passed" and committed.get(r["test"], {}).get("grdblite") == "passed"]
-            print(f"\nGRDB compatibility regressed: {total[1]} GRDB tests pass on GRDBLite, the committed figure "
+            print(f"\nGRDB compatibility regressed: {counted} GRDB tests pass on GRDBLite, the committed figure "
                   f"(Tests/GRDBCompat/passing-count) is {floor}. Tests that passed and don't any more:")
             for row in lost[:200]:
                 print(f"  {row['test']}: {row['grdblite']}: {row['error']}")
             sys.exit(1)
-        if total[1] > floor:
-            print(f"GRDB compatibility improved: {total[1]} tests pass, the committed figure is {floor}: "
+        if counted > floor:
+            print(f"GRDB compatibility improved: {counted} tests pass, the committed figure is {floor}: "
                   "record it with Scripts/grdb-compat.sh --record.")
-        print(f"GRDB compatibility check passed: {total[1]} >= {floor}.")
+        print(f"GRDB compatibility check passed: {counted} >= {floor} (tests in timing-dependent.txt not counted).")
 
 
 if __name__ == "__main__":
