@@ -20,7 +20,7 @@ enum PropertySettings {
 }
 
 /// Runs `body` with `count` inputs (times `GRDBLITE_SOAK`), or once with the
-/// input of `GRDBLITE_SEED`.
+/// input of `GRDBLITE_SEED`. An error thrown by `body` fails the input.
 ///
 /// On failure, PropertyBased shrinks the input and prints the shrunk input
 /// and the seed of the original one:
@@ -37,8 +37,17 @@ func checkProperty<Input, Shrunk: Sequence>(
     _ body: (Input) async throws -> Void) async
 {
     let count = count * PropertySettings.soak
+    // PropertyBased counts recorded issues only, and drops an error thrown
+    // by the body: record it, or a property that throws would pass.
+    func recordingErrors(_ input: Input) async {
+        do {
+            try await body(input)
+        } catch {
+            Issue.record(error, sourceLocation: sourceLocation)
+        }
+    }
     guard let seed = PropertySettings.seed else {
-        await propertyCheck(count: count, input: input, perform: body, sourceLocation: sourceLocation)
+        await propertyCheck(count: count, input: input, perform: recordingErrors, sourceLocation: sourceLocation)
         return
     }
     guard let rng = Xoshiro(seed: seed), let test = Test.current else {
@@ -50,7 +59,7 @@ func checkProperty<Input, Shrunk: Sequence>(
     let state = rng.currentState
     let trait = FixedSeedTrait.fixedSeed(state.0, state.1, state.2, state.3, sourceLocation: sourceLocation)
     await trait.provideScope(for: test, testCase: Test.Case.current) {
-        await propertyCheck(count: count, input: input, perform: body, sourceLocation: sourceLocation)
+        await propertyCheck(count: count, input: input, perform: recordingErrors, sourceLocation: sourceLocation)
     }
 }
 
