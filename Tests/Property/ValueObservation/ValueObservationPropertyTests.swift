@@ -5,16 +5,26 @@ import TestSupport
 import Testing
 
 /// Random write scripts (inserts, updates, deletes, savepoints, rollbacks,
-/// `notifyChanges(in:)`, writes to unobserved tables) under a random
-/// `ValueObservation`, on a queue and on a pool: the values start with the
-/// initial state, are values of committed states in commit order, and end
-/// with the final state; with `removeDuplicates`, no value repeats.
+/// `notifyChanges(in:)`, writes to a table no request reads) under a random
+/// `ValueObservation` (`tracking` or `trackingConstantRegion`, `map`,
+/// `removeDuplicates`, `.async` or `.immediate`), on a queue and on a pool.
+/// Steps race the observation, wait for its value, commit while a fetch is
+/// held after it read (pools), or while a value is being notified.
+///
+/// The property: the values are values of committed states, in commit
+/// order (never a rolled-back or uncommitted state); they start with the
+/// state at start; a paced step and the end of the script see the value of
+/// the last commit within a bounded wait; with `removeDuplicates` no value
+/// repeats; once cancelled, the observation notifies nothing.
 @Suite struct ValueObservationPropertyTests {
     @Test(arguments: [false, true]) func valuesFollowTheCommits(pool: Bool) async {
-        await checkProperty(count: 60, input: ValueObservationScript.scripts) { script in
+        await checkProperty(count: 100, input: ValueObservationScript.scripts) { script in
             try await check(script, pool: pool)
         }
     }
+
+    /// How long a value that must come may take (a failure waits that long).
+    private static let patience: TimeInterval = 10
 
     private func check(_ script: ValueObservationScript, pool: Bool) async throws {
         let directory = try TemporaryDirectory()
@@ -25,78 +35,256 @@ import Testing
             try db.execute(sql: """
                 CREATE TABLE a(id INTEGER PRIMARY KEY, v INTEGER NOT NULL);
                 CREATE TABLE b(id INTEGER PRIMARY KEY, v INTEGER NOT NULL);
+                CREATE TABLE c(id INTEGER PRIMARY KEY, v INTEGER NOT NULL);
                 CREATE TABLE marker(n INTEGER NOT NULL); INSERT INTO marker VALUES (0);
                 """)
         }
+        let fetchGate = Gate()
+        let notificationGate = Gate()
         let request = script.request
         let fetch: @Sendable (Database) throws -> String = { db in
             let value = try request.fetch(db)
             let marker = try Int.fetchOne(db, sql: "SELECT n FROM marker")!
+            // Held here, a fetch has read: a commit now makes it stale.
+            fetchGate.holdIfArmed()
             return "\(value) #\(marker)"
         }
-        let values = ValueLog()
-        var observation = ValueObservation.tracking(fetch)
-        if script.varyingRegion == false {
-            observation = ValueObservation.trackingConstantRegion(fetch)
+        let log = ValueLog()
+        let observation = script.varyingRegion
+            ? ValueObservation.tracking(fetch)
+            : ValueObservation.trackingConstantRegion(fetch)
+        let observed: ObservedValues
+        switch (script.mapsValues, script.removeDuplicates) {
+        case (false, false):
+            observed = await start(observation, script, writer, log, notificationGate)
+        case (true, false):
+            observed = await start(observation.map(ValueObservationScript.map), script, writer, log, notificationGate)
+        case (false, true):
+            observed = await start(observation.removeDuplicates(), script, writer, log, notificationGate)
+        case (true, true):
+            observed = await start(
+                observation.map(ValueObservationScript.map).removeDuplicates(), script, writer, log, notificationGate)
         }
-        let cancellable: AnyDatabaseCancellable
-        if script.removeDuplicates {
-            cancellable = observation.removeDuplicates()
-                .start(in: writer, scheduling: .async(onQueue: DispatchQueue(label: "values")),
-                       onError: values.fail, onChange: values.append)
-        } else {
-            cancellable = observation
-                .start(in: writer, scheduling: .async(onQueue: DispatchQueue(label: "values")),
-                       onError: values.fail, onChange: values.append)
-        }
-        defer { cancellable.cancel() }
-        // The observation starts from the initial state.
-        try await values.wait { $0.count >= 1 }
-
         var model = ValueObservationModel()
-        var committed = [request.value(in: model.committed)]
-        for transaction in script.transactions {
-            try await writer.writeWithoutTransaction { db in
-                do {
-                    try db.inTransaction {
-                        for operation in transaction.operations {
-                            try operation.run(db)
-                        }
-                        if transaction.rollsBack { throw ScriptRollback() }
-                        return .commit
+        var committed = [script.notifiedValue(in: model.committed)]
+        do {
+            try await log.wait("the initial value") { $0.count >= 1 }
+            for (index, step) in script.steps.enumerated() {
+                var timing = step.timing
+                if timing == .duringFetch && !pool { timing = .racing }
+                switch timing {
+                case .racing, .paced:
+                    if try await run(step.transaction, in: writer, model: &model) {
+                        committed.append(script.notifiedValue(in: model.committed))
                     }
-                } catch is ScriptRollback { }
+                    if timing == .paced {
+                        let expected = committed.last!
+                        try await log.wait("\(expected) after step \(index) (paced)") { $0.last == expected }
+                    }
+                case .duringFetch, .duringNotification:
+                    let gate = timing == .duringFetch ? fetchGate : notificationGate
+                    gate.arm()
+                    try await writer.write { db in
+                        for operation in step.lead { try operation.run(db) }
+                        try db.execute(sql: "UPDATE marker SET n = n + 1")
+                    }
+                    model.commitBumpingMarker(step.lead)
+                    committed.append(script.notifiedValue(in: model.committed))
+                    guard await gate.waitUntilHeld(timeout: Self.patience) else {
+                        gate.disarm()
+                        throw ObservationTimeout(
+                            waitingFor: "a \(timing == .duringFetch ? "fetch" : "notification") after step \(index)"
+                                + " bumped the tracked marker",
+                            values: log.values)
+                    }
+                    let commits = try await {
+                        defer { gate.release() }
+                        return try await run(step.transaction, in: writer, model: &model)
+                    }()
+                    if commits {
+                        committed.append(script.notifiedValue(in: model.committed))
+                    }
+                    // The commit made the held value stale: the next one
+                    // must follow it.
+                    let expected = committed.last!
+                    try await log.wait("\(expected) after step \(index) (\(timing))") { $0.last == expected }
+                }
             }
-            if model.run(transaction) {
-                committed.append(request.value(in: model.committed))
-            }
+            let final = committed.last!
+            try await log.wait("\(final), the state after the last commit") { $0.last == final }
+        } catch {
+            fetchGate.disarm()
+            notificationGate.disarm()
+            await observed.cancel()
+            throw error
         }
-        // A last commit that the observation can't miss: the marker.
-        try await writer.write { db in try db.execute(sql: "UPDATE marker SET n = 1") }
-        let final = "\(request.value(in: model.committed)) #1"
-        try await values.wait { $0.last?.hasSuffix(" #1") == true }
-        let observed = values.values
-        if let error = values.error { throw error }
 
-        #expect(observed.first == "\(committed[0]) #0", "initial state")
-        #expect(observed.last == final, "final state")
-        // Every other value is a committed state, in commit order.
+        // Once cancelled, nothing is notified: not the next commit, which a
+        // control observation, notified in the same serial order, sees.
+        let countAtCancel = await observed.cancel()
+        try await writer.write { db in try db.execute(sql: "UPDATE marker SET n = n + 1") }
+        let control = ValueLog()
+        let controlCancellable = ValueObservation
+            .trackingConstantRegion { db in try Int.fetchOne(db, sql: "SELECT n FROM marker")! }
+            .start(in: writer, scheduling: observed.scheduler, onError: control.fail) { control.append("\($0)") }
+        defer { controlCancellable.cancel() }
+        let marker = model.committed.marker + 1
+        try await control.wait("the control observation") { $0.last == "\(marker)" }
+        let observedValues = await observed.valuesOnScheduler()
+        if let error = log.error { throw error }
+        #expect(observedValues.count == countAtCancel, "notified after cancel: \(observedValues[countAtCancel...])")
+
+        let values = Array(observedValues.prefix(countAtCancel))
+        #expect(values.first == committed[0], "initial state")
+        // Every value is a committed state, in commit order.
         var index = 0
-        for value in observed.dropLast() {
-            guard let found = committed[index...].firstIndex(where: { "\($0) #0" == value }) else {
-                Issue.record("\(value) is not a committed state after \(committed[index]): \(observed), committed: \(committed)")
+        for value in values {
+            guard let found = committed[index...].firstIndex(of: value) else {
+                Issue.record("\(value) is not a committed state after \(committed[index]): \(values), committed: \(committed)")
                 return
             }
             index = found
         }
         if script.removeDuplicates {
-            #expect(zip(observed, observed.dropFirst()).allSatisfy { $0 != $1 }, "\(observed)")
+            #expect(zip(values, values.dropFirst()).allSatisfy { $0 != $1 }, "\(values)")
         }
+    }
+
+    /// Starts the observation with the script's scheduler, notifying `log`.
+    private func start<Reducer: ValueReducer>(
+        _ observation: ValueObservation<Reducer>,
+        _ script: ValueObservationScript,
+        _ writer: any DatabaseWriter,
+        _ log: ValueLog,
+        _ notificationGate: Gate) async -> ObservedValues
+    where Reducer.Value == String
+    {
+        let onChange: @Sendable (String) -> Void = { value in
+            notificationGate.holdIfArmed()
+            log.append(value)
+        }
+        if script.immediate {
+            let cancellable = await MainActor.run {
+                observation.start(in: writer, scheduling: .immediate, onError: log.fail, onChange: onChange)
+            }
+            return ObservedValues(log: log, cancellable: cancellable, queue: nil)
+        }
+        let queue = DispatchQueue(label: "values")
+        let cancellable = observation.start(
+            in: writer, scheduling: .async(onQueue: queue), onError: log.fail, onChange: onChange)
+        return ObservedValues(log: log, cancellable: cancellable, queue: queue)
+    }
+
+    /// Runs a transaction of the script, and the model; true if it committed.
+    private func run(
+        _ transaction: ScriptTransaction,
+        in writer: any DatabaseWriter,
+        model: inout ValueObservationModel) async throws -> Bool
+    {
+        try await writer.writeWithoutTransaction { db in
+            do {
+                try db.inTransaction {
+                    for operation in transaction.operations {
+                        try operation.run(db)
+                    }
+                    if transaction.rollsBack { throw ScriptRollback() }
+                    return .commit
+                }
+            } catch is ScriptRollback { }
+        }
+        return model.run(transaction)
+    }
+}
+
+/// A started observation, and where it notifies: a serial queue, or the
+/// main actor (`queue` nil, the `.immediate` scheduler).
+private struct ObservedValues: Sendable {
+    var log: ValueLog
+    var cancellable: AnyDatabaseCancellable
+    var queue: DispatchQueue?
+
+    /// A scheduler that notifies in the same serial order.
+    var scheduler: AsyncValueObservationScheduler {
+        .async(onQueue: queue ?? .main)
+    }
+
+    /// Cancels on the notifying queue, so that no notification runs at the
+    /// same time; returns the number of values notified until then.
+    @discardableResult
+    func cancel() async -> Int {
+        if let queue {
+            return queue.sync {
+                cancellable.cancel()
+                return log.values.count
+            }
+        }
+        return await MainActor.run {
+            cancellable.cancel()
+            return log.values.count
+        }
+    }
+
+    /// The values, read after the notifications scheduled so far.
+    func valuesOnScheduler() async -> [String] {
+        if let queue {
+            return queue.sync { log.values }
+        }
+        return await MainActor.run { log.values }
     }
 }
 
 /// Thrown to roll a script's transaction back.
 private struct ScriptRollback: Error { }
+
+/// Holds one thread (a fetch, a notification) once armed, until released.
+private final class Gate: @unchecked Sendable {
+    // @unchecked Sendable: the stored properties are only used under `lock`.
+    private let lock = NSLock()
+    private var isArmed = false
+    private var isHeld = false
+    private let released = DispatchSemaphore(value: 0)
+
+    /// The next thread that calls `holdIfArmed` will be held.
+    func arm() {
+        lock.withLock {
+            isArmed = true
+            isHeld = false
+        }
+    }
+
+    /// No thread will be held.
+    func disarm() {
+        lock.withLock { isArmed = false }
+    }
+
+    /// Holds the calling thread if armed, until `release()` (or a minute:
+    /// a failing test must not hang the suite).
+    func holdIfArmed() {
+        let holds = lock.withLock {
+            guard isArmed else { return false }
+            isArmed = false
+            isHeld = true
+            return true
+        }
+        if holds {
+            _ = released.wait(timeout: .now() + 60)
+        }
+    }
+
+    func release() {
+        released.signal()
+    }
+
+    /// Waits until a thread is held; false after `timeout` seconds.
+    func waitUntilHeld(timeout: TimeInterval) async -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if lock.withLock({ isHeld }) { return true }
+            try? await Task.sleep(nanoseconds: 1_000_000)
+        }
+        return false
+    }
+}
 
 /// The values of an observation, from any thread.
 private final class ValueLog: @unchecked Sendable {
@@ -112,25 +300,26 @@ private final class ValueLog: @unchecked Sendable {
         lock.withLock { storage.append(value) }
     }
 
-    func fail(_ error: any Error) {
+    @Sendable func fail(_ error: any Error) {
         lock.withLock { storedError = error }
     }
 
     /// Waits until `condition` holds or the observation fails; throws after
-    /// a minute (checking every millisecond: nothing to notify a waiter).
-    func wait(until condition: ([String]) -> Bool) async throws {
-        let deadline = Date().addingTimeInterval(60)
+    /// a while (checking every millisecond: nothing to notify a waiter).
+    func wait(_ what: String, until condition: ([String]) -> Bool) async throws {
+        let deadline = Date().addingTimeInterval(10)
         while true {
             let (values, error) = lock.withLock { (storage, storedError) }
             if let error { throw error }
             if condition(values) { return }
-            if Date() > deadline { throw ValueLogTimeout(values: values) }
+            if Date() > deadline { throw ObservationTimeout(waitingFor: what, values: values) }
             try await Task.sleep(nanoseconds: 1_000_000)
         }
     }
 }
 
-private struct ValueLogTimeout: Error, CustomStringConvertible {
+private struct ObservationTimeout: Error, CustomStringConvertible {
+    var waitingFor: String
     var values: [String]
-    var description: String { "timed out; values: \(values)" }
+    var description: String { "timed out waiting for \(waitingFor); values: \(values)" }
 }
