@@ -20,8 +20,13 @@ extension SQLRelation {
         var preparedRequest = try PreparedRequest(
             statement: generator.makeStatement(db, cached: cached),
             adapter: joinedChildren.isEmpty ? nil : generator.rowAdapter(db))
-        if !prefetches.isEmpty {
+        let hasPrefetches = !prefetches.isEmpty
+        if hasPrefetches {
             preparedRequest.supplementaryFetch = { db, rows in try prefetch(db, into: rows) }
+        }
+        if hasPrefetches || filter != nil {
+            // The region narrowed to rows, with prefetched associations.
+            preparedRequest.statement.selectionRefinement = RequestRegionRefinement(relation: self)
         }
         return preparedRequest
     }
@@ -57,30 +62,34 @@ extension SQLRelation {
         return result
     }
 
-    /// Without origin rows, nothing is prefetched; but the fetch of a value
-    /// observation must still read the prefetched tables, so that it tracks
-    /// them (the first origin row would bring associated rows): this runs
-    /// the prefetch requests with a filter that matches no origin row.
-    private func recordPrefetchedRegion(_ db: Database) throws {
+    /// The region of the prefetched associations, nested ones included,
+    /// whatever the origin rows: a value observation of the request tracks
+    /// them even when there is no origin row (the first one would bring
+    /// associated rows). The prefetch requests are compiled, not run, with a
+    /// pivot filter that shows SQLite the pivot columns.
+    func prefetchedRegion(_ db: Database) throws -> DatabaseRegion {
+        var region = DatabaseRegion()
         for prefetch in prefetches {
             var association = prefetch.association
             let mapping = try association.pivot.condition.joinMapping(
                 db, leftTable: source.tableName, rightTable: association.pivot.relation.source.tableName)
-            let noOrigin = SQLExpression.associative(.and, mapping.map { .compare(.equal, .column($0.right), .value(.null)) })
-            association.pivot.relation = association.pivot.relation.filter { _ in noOrigin }
-            _ = try association.destinationRelation()
+            // Not a NULL, nor an integer: the filter must not narrow the
+            // region to no row, nor to a rowid.
+            let anyOrigin = SQLExpression.associative(.and, mapping.map {
+                .compare(.equal, .column($0.right), .value("".databaseValue))
+            })
+            association.pivot.relation = association.pivot.relation.filter { _ in anyOrigin }
+            region.formUnion(try association.destinationRelation()
                 .makePreparedRequest(db, forSingleResult: false, cached: false)
-                .fetchAllRows(db)
+                .statement.databaseRegion)
         }
+        return region
     }
 
     /// Fetches the to-many associations of `rows`, and stores them in their
     /// prefetched rows.
     private func prefetch(_ db: Database, into rows: [Row]) throws {
-        guard let firstRow = rows.first else {
-            if db.selectionRecorder != nil { try recordPrefetchedRegion(db) }
-            return
-        }
+        guard let firstRow = rows.first else { return }
         for prefetch in prefetches {
             var association = prefetch.association
             let mapping = try association.pivot.condition.joinMapping(
