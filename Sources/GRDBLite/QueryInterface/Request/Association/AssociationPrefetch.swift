@@ -122,15 +122,28 @@ extension SQLRelation {
             if !keys.isEmpty {
                 let pivotColumns = mapping.map(\.right)
                 let pivotAlias = TableAliasBase()
-                let pivotFilter = SQLExpression.rows(withColumns: pivotColumns, matching: keys)
+                // A compound key reads the keys from the origin request, as
+                // GRDB does, instead of the values of the fetched rows:
+                //
+                //     WITH "grdb_base" AS (SELECT "a", "b" FROM "parent")
+                //     SELECT * FROM "child" WHERE ("a", "b") IN "grdb_base"
+                let usesOriginCTE = mapping.count > 1
+                let pivotFilter = usesOriginCTE
+                    ? SQLExpression.rows(withColumns: pivotColumns, inTable: Self.prefetchOriginTableName)
+                    : SQLExpression.rows(withColumns: pivotColumns, matching: keys)
                 association.pivot.relation = association.pivot.relation
                     .aliased(pivotAlias)
                     .filter { _ in pivotFilter }
-                let prefetchRelation = association.destinationRelation().annotated { _ in
+                var prefetchRelation = association.destinationRelation().annotated { _ in
                     pivotColumns.map { pivotAlias[$0].forKey("grdb_" + $0) }
                 }
+                if usesOriginCTE {
+                    prefetchRelation.ctes.append(prefetchOriginCTE(selecting: mapping.map(\.left)))
+                }
+                // The SQL of IN (...) depends on the number of keys: don't
+                // fill the statement cache with it.
                 let prefetchedRows = try prefetchRelation
-                    .makePreparedRequest(db, forSingleResult: false, cached: false)
+                    .makePreparedRequest(db, forSingleResult: false, cached: usesOriginCTE)
                     .fetchAllRows(db)
                 if let firstPrefetchedRow = prefetchedRows.first {
                     let indexes = pivotColumns.map { firstPrefetchedRow.index(forColumn: "grdb_" + $0)! }
@@ -146,7 +159,34 @@ extension SQLRelation {
     }
 }
 
+extension SQLRelation {
+    /// The name of the common table expression of the origin request, in
+    /// the prefetch requests of compound keys.
+    fileprivate static let prefetchOriginTableName = "grdb_base"
+
+    /// `"grdb_base" AS (SELECT <columns> FROM ...)`: the relation, as the
+    /// origin of a prefetch request, selecting the columns of the key. The
+    /// ordering matters only with a limit; prefetched associations not at
+    /// all.
+    fileprivate func prefetchOriginCTE(selecting columns: [String]) -> SQLCTE {
+        let origin = (limit == nil ? unordered() : self)
+            .removingPrefetchedChildren()
+            .selectingOnly(columns.map { .expression(.column($0)) })
+        return SQLCTE(
+            tableName: Self.prefetchOriginTableName, columns: nil,
+            subquery: .generated(SQLQueryGenerator(relation: origin)), isRecursive: false)
+    }
+}
+
 extension SQLExpression {
+    /// `("a", "b") IN "table"`: the rows whose `columns` hold one of the
+    /// rows of a table (a common table expression).
+    fileprivate static func rows(withColumns columns: [String], inTable tableName: String) -> SQLExpression {
+        var sql = SQL(sql: "(") + columns.map { SQL(SQLExpression.column($0)) }.joined(separator: ", ")
+        sql += SQL(sql: ") IN " + tableName.quotedDatabaseIdentifier)
+        return .literal(sql)
+    }
+
     /// The rows whose `columns` hold one of `keys`:
     ///
     /// ```sql
