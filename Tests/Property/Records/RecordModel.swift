@@ -487,7 +487,8 @@ enum RecordModel {
         guard scanner.count == 7, text.count == 23 else { return nil }
         let days = daysFromCivil(year: scanner[0], month: scanner[1], day: scanner[2])
         let milliseconds = Int64(days) * 86_400_000 + Int64(scanner[3] * 3_600_000 + scanner[4] * 60_000 + scanner[5] * 1000 + scanner[6])
-        return Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+        // Counted from 2001, as `Date` counts: the nearest date to the text.
+        return Date(timeIntervalSinceReferenceDate: Double(milliseconds - 978_307_200_000) / 1000)
     }
 
     private static func divideFloor(_ a: Int64, _ b: Int64) -> (Int, Int) {
