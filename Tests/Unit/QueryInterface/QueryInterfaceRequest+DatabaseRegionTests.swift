@@ -56,8 +56,8 @@ private typealias Player = QueryInterfaceFixtures.Player
         try dbQueue.read { db throws in
             func regions(_ request: QueryInterfaceRequest<Player>) throws -> [String] {
                 let requestRegion = try request.databaseRegion(db)
-                let statement = try request.makePreparedRequest(db, forSingleResult: false).statement
-                return [requestRegion.description, statement.databaseRegion.description]
+                let prepared = try request.makePreparedRequest(db, forSingleResult: false)
+                return [requestRegion.description, prepared.statement.databaseRegion.description]
             }
             #expect(try regions(Player.including(all: awards)) == [all, all])
             // The pivot column is part of it.
