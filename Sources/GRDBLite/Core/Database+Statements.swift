@@ -24,6 +24,7 @@ extension Database {
             if sqlite3_stmt_busy(statement.sqliteStatement) != 0 {
                 return try makeStatement(sql: sql, persistent: false)
             }
+            statement.selectionRefinement = nil
             return statement
         }
         let statement = try makeStatement(sql: sql, persistent: true)

@@ -345,3 +345,9 @@ protocol StatementSelectionRecorder: AnyObject {
     /// Before a statement runs (a write may read too: `INSERT ... SELECT`).
     func statementWillRead(_ statement: Statement)
 }
+
+/// What a statement reads, as the request that made it knows it, when the
+/// authorizer can't tell (the rows of a filter by rowid, the associations
+/// that other statements prefetch): the observation layer asks it, the
+/// query interface provides it (``Statement/selectionRefinement``).
+protocol StatementSelectionRefinement: AnyObject { }

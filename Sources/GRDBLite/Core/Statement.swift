@@ -48,6 +48,11 @@ public final class Statement {
         _ = try database.makeStatement(sql: sql, persistent: false)
     }
 
+    /// Set by the request that made the statement, when it knows better
+    /// than the authorizer what the statement reads. The statement cache
+    /// clears it when it hands the statement out again.
+    var selectionRefinement: (any StatementSelectionRefinement)?
+
     /// The column names, left to right.
     public private(set) lazy var columnNames: [String] = (0..<CInt(columnCount)).map {
         columnName(sqliteStatement, $0)

@@ -41,27 +41,10 @@ final class RegionRecorder: StatementSelectionRecorder {
 
     func statementWillRead(_ statement: Statement) {
         guard !region.isFullDatabase else { return }
-        guard let columns = statement.selectedColumns else {
-            // The statement did not compile again (out of memory): assume
-            // it reads everything.
-            region = .fullDatabase
-            return
-        }
-        var columnsByTable: [String: Set<String>?] = [:]
-        for selected in columns {
-            if selected.column.isEmpty {
-                // The whole table (`COUNT(*)`).
-                columnsByTable[selected.table] = .some(nil)
-            } else if case .some(.some(var tableColumns)) = columnsByTable[selected.table] {
-                tableColumns.insert(selected.column)
-                columnsByTable[selected.table] = tableColumns
-            } else if columnsByTable[selected.table] == nil {
-                columnsByTable[selected.table] = [selected.column]
-            }
-        }
-        for (table, columns) in columnsByTable {
-            region.formUnion(columns.map { DatabaseRegion(table: table, columns: $0) } ?? DatabaseRegion(table: table))
-        }
+        // The full database if the statement did not compile again (out of
+        // memory); a query interface request may narrow it to rows, or add
+        // the associations it prefetches (`Statement.databaseRegion`).
+        region.formUnion(statement.databaseRegion)
     }
 }
 

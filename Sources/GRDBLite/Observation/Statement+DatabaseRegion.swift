@@ -7,12 +7,45 @@ extension Statement {
     /// let statement = try db.makeStatement(sql: "SELECT name FROM player")
     /// statement.databaseRegion // player(name)
     /// ```
+    ///
+    /// The statement of a query interface request knows more, as in GRDB:
+    /// a filter by rowid narrows the region to those rows
+    /// (`player(id,name)[1]`), and the associations that `including(all:)`
+    /// prefetches with other statements are part of it.
     public var databaseRegion: DatabaseRegion {
         guard let columns = selectedColumns else { return .fullDatabase }
-        return columns.reduce(into: DatabaseRegion()) { region, selected in
-            region.formUnion(selected.column.isEmpty
-                ? DatabaseRegion(table: selected.table)
-                : DatabaseRegion(table: selected.table, columns: [selected.column]))
+        let region = DatabaseRegion(selectedColumns: columns)
+        guard let refinement = selectionRefinement as? any StatementRegionRefinement else { return region }
+        // On error, the authorizer's region: wider, never missing a change.
+        return (try? refinement.refinedRegion(database, authorizerRegion: region)) ?? region
+    }
+}
+
+/// The region of a statement, as the request that made it knows it.
+protocol StatementRegionRefinement: StatementSelectionRefinement {
+    /// The region that the statement reads, given the one the authorizer
+    /// reports.
+    func refinedRegion(_ db: Database, authorizerRegion: DatabaseRegion) throws -> DatabaseRegion
+}
+
+extension DatabaseRegion {
+    /// The tables and columns that the authorizer reports.
+    init(selectedColumns: [StatementAuthorizer.SelectedColumn]) {
+        var columnsByTable: [String: Set<String>?] = [:]
+        for selected in selectedColumns {
+            if selected.column.isEmpty {
+                // The whole table (`COUNT(*)`).
+                columnsByTable[selected.table] = .some(nil)
+            } else if case .some(.some(var tableColumns)) = columnsByTable[selected.table] {
+                tableColumns.insert(selected.column)
+                columnsByTable[selected.table] = tableColumns
+            } else if columnsByTable[selected.table] == nil {
+                columnsByTable[selected.table] = [selected.column]
+            }
+        }
+        self.init()
+        for (table, columns) in columnsByTable {
+            formUnion(columns.map { DatabaseRegion(table: table, columns: $0) } ?? DatabaseRegion(table: table))
         }
     }
 }

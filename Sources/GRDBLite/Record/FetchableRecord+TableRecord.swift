@@ -17,8 +17,12 @@ extension FetchableRecord where Self: TableRecord {
     }
 
     /// The first record of the table, or nil.
+    ///
+    /// ```swift
+    /// let player = try Player.fetchOne(db) // SELECT * FROM player LIMIT 1
+    /// ```
     public static func fetchOne(_ db: Database) throws -> Self? {
-        try fetchOne(selectStatement(db))
+        try fetchOne(selectStatement(db, firstRowOnly: true))
     }
 
     // MARK: Primary keys

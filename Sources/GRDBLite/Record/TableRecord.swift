@@ -82,13 +82,19 @@ extension TableRecord {
         try databaseSelection.map { try $0.sqlSelection.sql(context) }.joined(separator: ", ")
     }
 
-    /// `SELECT <selection> FROM <table> [WHERE ...]`.
+    /// `SELECT <selection> FROM <table> [WHERE ...] [LIMIT 1]`.
+    ///
+    /// - parameter firstRowOnly: Whether SQL ends with `LIMIT 1`, as
+    ///   GRDB's `fetchOne` of a whole table does.
     @usableFromInline
-    static func selectStatement(_ db: Database, where condition: SQLExpression? = nil) throws -> Statement {
+    static func selectStatement(_ db: Database, where condition: SQLExpression? = nil, firstRowOnly: Bool = false) throws -> Statement {
         let context = SQLGenerationContext(db)
         var sql = try "SELECT \(selectionSQL(context)) FROM \(databaseTableName.quotedDatabaseIdentifier)"
         if let condition {
             sql += try " WHERE " + condition.sql(context)
+        }
+        if firstRowOnly {
+            sql += " LIMIT 1"
         }
         let statement = try db.cachedStatement(sql: sql)
         try statement.setArguments(context.arguments)

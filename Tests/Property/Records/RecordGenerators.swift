@@ -229,6 +229,11 @@ enum RecordGenerators {
         case 3...5: Int64.random(in: -400_000_000_000_000...400_000_000_000_000, using: &r)
         default: Int64.random(in: -5_000_000_000_000...5_000_000_000_000, using: &r)
         }
+        // Dates stored as text read back as counted from 2001 (`Date`'s
+        // origin); the others are stored as Unix timestamps.
+        if (-62_167_219_200_000...253_402_300_799_999).contains(milliseconds) {
+            return Date(timeIntervalSinceReferenceDate: Double(milliseconds - 978_307_200_000) / 1000)
+        }
         return Date(timeIntervalSince1970: Double(milliseconds) / 1000)
     }
 

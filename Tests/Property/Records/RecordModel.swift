@@ -383,10 +383,18 @@ enum RecordModel {
     /// (NULL for a non-optional column, or a value that doesn't convert).
     ///
     /// Integer columns read integers and integral reals in their range
-    /// (fractional reals and numeric text are left out: GRDB converts them
-    /// with SQLite's rules on the fast path only).
-    static func read(_ stored: Stored, as column: ColumnSpec) -> ColumnValue? {
+    /// (fractional reals are left out: GRDB converts them with SQLite's
+    /// rules on the fast path only).
+    ///
+    /// `fromStatement`: the value is read from a statement's column (the
+    /// fast path of statement rows), where, as in GRDB, numbers read as
+    /// strings and data as SQLite formats them, and text as numbers as
+    /// SQLite converts it. Copied rows (database values) refuse both.
+    static func read(_ stored: Stored, as column: ColumnSpec, fromStatement: Bool = false) -> ColumnValue? {
         if case .null = stored { return column.isOptional ? .null : nil }
+        if fromStatement, let value = readWithSQLiteConversion(stored, as: column.kind) {
+            return value
+        }
         switch (column.kind, stored) {
         case (.bool, .integer(let v)): return .bool(v != 0)
         case (.bool, .real(let v)): return .bool(v != 0)
@@ -399,6 +407,7 @@ enum RecordModel {
         case (.float, .integer(let v)): return .float(Float(Double(v)))
         case (.float, .real(let v)): return .float(Float(v))
         case (.string, .text(let v)): return .string(v)
+        case (.string, .blob(let v)): return String(validating: v, as: UTF8.self).map(ColumnValue.string)
         case (.data, .blob(let v)): return .data(v)
         case (.data, .text(let v)): return .data(Data(v.utf8))
         case (.uuid, .blob(let v)) where v.count == 16: return .uuid(UUID(uuid: v.withUnsafeBytes { $0.loadUnaligned(as: uuid_t.self) }))
@@ -409,6 +418,53 @@ enum RecordModel {
         case (.json, .text(let v)): return (try? jsonDecoder.decode(Nested.self, from: Data(v.utf8))).map(ColumnValue.json)
         default: return nil
         }
+    }
+
+    /// SQLite's conversions that only statement columns make: text and
+    /// blobs to numbers (the leading integer, whose text the generators
+    /// keep simple), numbers to text.
+    private static func readWithSQLiteConversion(_ stored: Stored, as kind: ValueKind) -> ColumnValue? {
+        func sqliteText(_ stored: Stored) -> String? {
+            switch stored {
+            case .integer(let v): String(v)
+            case .real(let v): sqliteRealText(v)
+            default: nil
+            }
+        }
+        func leadingInteger(_ bytes: some Collection<UInt8>) -> Int64 {
+            var digits = bytes.drop { $0 == 0x20 }
+            var sign: Int64 = 1
+            if let first = digits.first, first == 0x2D || first == 0x2B {
+                sign = first == 0x2D ? -1 : 1
+                digits = digits.dropFirst()
+            }
+            var value: Int64 = 0
+            for byte in digits {
+                guard (0x30...0x39).contains(byte) else { break }
+                value = value &* 10 &+ Int64(byte - 0x30)
+            }
+            return sign * value
+        }
+        switch (kind, stored) {
+        case (.string, _): return sqliteText(stored).map(ColumnValue.string)
+        case (.data, _): return sqliteText(stored).map { .data(Data($0.utf8)) }
+        case (let kind, .text(let v)) where kind.isInteger: return integer(leadingInteger(Array(v.utf8)), kind: kind)
+        case (let kind, .blob(let v)) where kind.isInteger: return integer(leadingInteger(v), kind: kind)
+        case (.bool, .text(let v)): return .bool(leadingInteger(Array(v.utf8)) != 0)
+        case (.bool, .blob(let v)): return .bool(leadingInteger(v) != 0)
+        default: return nil
+        }
+    }
+
+    private static func integer(_ value: Int64, kind: ValueKind) -> ColumnValue? {
+        read(.integer(value), as: ColumnSpec(name: "", kind: kind, declaredType: "", isOptional: false))
+    }
+
+    /// A real as SQLite prints it: 15 significant digits, `.0` for
+    /// integral values, an exponent from 1e15 (the generators store 1.5).
+    private static func sqliteRealText(_ value: Double) -> String {
+        if value == value.rounded(), abs(value) < 1e15 { return String(format: "%.1f", value) }
+        return String(format: "%.15g", value)
     }
 
     // MARK: Dates
@@ -431,7 +487,8 @@ enum RecordModel {
         guard scanner.count == 7, text.count == 23 else { return nil }
         let days = daysFromCivil(year: scanner[0], month: scanner[1], day: scanner[2])
         let milliseconds = Int64(days) * 86_400_000 + Int64(scanner[3] * 3_600_000 + scanner[4] * 60_000 + scanner[5] * 1000 + scanner[6])
-        return Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+        // Counted from 2001, as `Date` counts: the nearest date to the text.
+        return Date(timeIntervalSinceReferenceDate: Double(milliseconds - 978_307_200_000) / 1000)
     }
 
     private static func divideFloor(_ a: Int64, _ b: Int64) -> (Int, Int) {

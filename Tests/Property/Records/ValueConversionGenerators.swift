@@ -45,9 +45,10 @@ extension RecordGenerators {
     /// A stored value for a column of this kind: values that convert, and
     /// values that don't (out of range, NULL, wrong storage class).
     ///
-    /// Left out: values that GRDB converts with SQLite's own rules on its
-    /// fast path (statement rows) but not from copied rows, such as reals
-    /// with a fractional part, numeric text and blobs read as numbers.
+    /// Left out: reals with a fractional part read as integers, which GRDB
+    /// converts with SQLite's own rules on its fast path (statement rows)
+    /// but not from copied rows. Text read as integers is letters only,
+    /// which SQLite reads as 0 on the fast path.
     static func storedValue(_ r: inout Rand, readAs kind: ValueKind) -> Stored {
         if r.chance(0.1) { return .null }
         let letters = Stored.text(String((0..<r.int(1...6)).map { _ in r.pick("abcXYZé日") }))

@@ -144,14 +144,14 @@ import GRDBLite
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let dbQueue = try DatabaseQueue()
             try dbQueue.read { db in
-                let rows = try Row.fetchCursor(db, sql: "SELECT 'ten' AS score")
+                let rows = try Row.fetchCursor(db, sql: "SELECT 1e20 AS score")
                 while let row = try rows.next() {
                     _ = row["score"] as Int
                 }
             }
         }
         let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-        #expect(stderr.contains(#"could not decode Int from database value "ten" - column: "score", column index: 0"#))
+        #expect(stderr.contains(#"could not decode Int from database value 1e+20 - column: "score", column index: 0"#))
     }
 
     @Test func dictionaryInitializers() {
@@ -239,7 +239,7 @@ import GRDBLite
     @Test func decodeErrorsNameTheColumnAndType() throws {
         let dbQueue = try DatabaseQueue()
         try dbQueue.read { db throws in
-            let sql = "SELECT ? AS name, 'ten' AS score"
+            let sql = "SELECT ? AS name, 1e20 AS score"
             let cursor = try Row.fetchCursor(db, sql: sql, arguments: ["Arthur"])
             let row = try #require(try cursor.next())
 
@@ -247,12 +247,12 @@ import GRDBLite
             #expect(mismatch.kind == .valueMismatch)
             #expect(mismatch.key == "score")
             #expect(mismatch.typeName == "Int")
-            #expect(mismatch.databaseValue == "ten".databaseValue)
+            #expect(mismatch.databaseValue == 1e20.databaseValue)
             #expect(mismatch.sql == sql)
             #expect(mismatch.arguments == ["Arthur"])
             #expect(mismatch.description == #"""
-                could not decode Int from database value "ten" - column: "score", column index: 1, \#
-                row: [name:"Arthur" score:"ten"], sql: `SELECT ? AS name, 'ten' AS score`, arguments: ["Arthur"]
+                could not decode Int from database value 1e+20 - column: "score", column index: 1, \#
+                row: [name:"Arthur" score:1e+20], sql: `SELECT ? AS name, 1e20 AS score`, arguments: ["Arthur"]
                 """#)
 
             let byIndex = try #require(#expect(throws: RowDecodingError.self) { try row.decode(Date.self, atIndex: 0) })
@@ -270,7 +270,7 @@ import GRDBLite
             let copied = row.copy()
             let copiedError = try #require(#expect(throws: RowDecodingError.self) { try copied.decode(Int.self, forColumn: "score") })
             #expect(copiedError.key == "score")
-            #expect(copiedError.description.hasPrefix(#"could not decode Int from database value "ten" - column: "score", column index: 1, row: [name:"Arthur" score:"ten"]"#))
+            #expect(copiedError.description.hasPrefix(#"could not decode Int from database value 1e+20 - column: "score", column index: 1, row: [name:"Arthur" score:1e+20]"#))
         }
     }
 

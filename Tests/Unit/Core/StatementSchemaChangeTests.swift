@@ -16,12 +16,7 @@ import Testing
             try db.execute(sql: "DROP TABLE t; CREATE TABLE t (x); INSERT INTO t VALUES ('new')")
             let newRows = try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM t"))
             #expect(newRows == [["x": "new"]])
-            do {
-                _ = try Int.fetchAll(db.cachedStatement(sql: "SELECT * FROM t"))
-                Issue.record("expected an error")
-            } catch let error as RowDecodingError {
-                #expect(error.key == "x")
-            }
+            #expect(try String.fetchAll(db.cachedStatement(sql: "SELECT * FROM t")) == ["new"])
 
             try db.execute(sql: "ALTER TABLE t ADD COLUMN y DEFAULT 'added'")
             #expect(try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM t")) == [["x": "new", "y": "added"]])
@@ -40,7 +35,8 @@ import Testing
             #expect(rows.count == 1)
             #expect(rows[0]["a"] as Int == 10)
             _ = rows[0].description
-            #expect(throws: RowDecodingError.self) { try Int.fetchAll(statement).map { $0 + 1 } + [String.fetchOne(statement)].compactMap { $0?.count } }
+            #expect(try Int.fetchAll(statement) == [10])
+            #expect(try String.fetchOne(statement) == "10")
         }
     }
 }

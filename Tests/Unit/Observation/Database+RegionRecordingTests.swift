@@ -71,6 +71,45 @@ import Testing
         #expect(region.contains("player("))
     }
 
+    /// As in GRDB, a request filtered by rowid tracks its rows only, and
+    /// the tables of its prefetched associations; an empty request
+    /// tracks nothing.
+    @Test func requestsNarrowedToRows() async throws {
+        let dbQueue = try makeDatabase()
+        #expect(try await trackedRegion(of: { db in
+            _ = try Row.fetchAll(db, TeamRecord.filter(key: 1))
+        }, in: dbQueue) == "team(id,name)[1]")
+        #expect(try await trackedRegion(of: { db in
+            _ = try Row.fetchAll(db, TeamRecord.filter(keys: [1, 2]).including(all: TeamRecord.players))
+        }, in: dbQueue) == "player(id,name,score,teamId),team(id,name)[1,2]")
+        #expect(try await trackedRegion(of: { db in
+            _ = try Row.fetchAll(db, TeamRecord.none().including(all: TeamRecord.players))
+        }, in: dbQueue) == "empty")
+    }
+
+    /// A change to another row does not fetch again.
+    @Test func changesToOtherRowsAreIgnored() async throws {
+        let dbQueue = try makeDatabase()
+        try await dbQueue.write { db in
+            try db.execute(sql: "INSERT INTO team VALUES (1, 'red'), (2, 'blue')")
+        }
+        let names = ObservationRecorder<String?>()
+        let cancellable = ValueObservation
+            .trackingConstantRegion { db in try String.fetchOne(db, TeamRecord.filter(key: 1).select(Column("name"))) }
+            .start(in: dbQueue, scheduling: .async(onQueue: ObservationQueue().queue), onError: { _ in }, onChange: { names.onChange($0) })
+        defer { cancellable.cancel() }
+        #expect(try await names.waitForValues(count: 1) == ["red"])
+        // A fetch after the change of team 2 would notify "red" again
+        // (observations don't remove duplicates).
+        try await dbQueue.write { db in
+            try db.execute(sql: "UPDATE team SET name = 'green' WHERE id = 2")
+        }
+        try await dbQueue.write { db in
+            try db.execute(sql: "UPDATE team SET name = 'yellow' WHERE id = 1")
+        }
+        #expect(try await names.waitForValues(count: 2) == ["red", "yellow"])
+    }
+
     /// Writes read too (`INSERT ... SELECT`): an observation that requires
     /// write access tracks what they read.
     @Test func writesThatRead() async throws {

@@ -45,6 +45,34 @@ private typealias Player = QueryInterfaceFixtures.Player
         #expect(try region(Player.filter(key: 1).select([Column("name"), maxID.sqlExpression])) == "player(*)")
     }
 
+    @Test func prefetchedAssociationsArePartOfTheRegion() throws {
+        try dbQueue.write { db throws in
+            try db.execute(sql: "CREATE TABLE award (id INTEGER PRIMARY KEY, playerId INTEGER REFERENCES player(id), name TEXT)")
+        }
+        struct Award: TableRecord { }
+        let awards = Player.hasMany(Award.self)
+        let all = "award(id,name,playerId),player(id,name,score,team)"
+        // As in GRDB: the request's region, and its statement's.
+        try dbQueue.read { db throws in
+            func regions(_ request: QueryInterfaceRequest<Player>) throws -> [String] {
+                let requestRegion = try request.databaseRegion(db)
+                let prepared = try request.makePreparedRequest(db, forSingleResult: false)
+                return [requestRegion.description, prepared.statement.databaseRegion.description]
+            }
+            #expect(try regions(Player.including(all: awards)) == [all, all])
+            // The pivot column is part of it.
+            #expect(try regions(Player.including(all: awards.select(Column("name")))) == Array(repeating: "award(name,playerId),player(id,name,score,team)", count: 2))
+            #expect(try regions(Player.filter(key: 1).including(all: awards)) == Array(repeating: all + "[1]", count: 2))
+            // Nothing to prefetch: no prefetched table.
+            #expect(try regions(Player.none().including(all: awards)) == ["empty", "empty"])
+            #expect(try regions(Player.including(all: awards.none())) == Array(repeating: "player(id,name,score,team)", count: 2))
+            // A raw statement of the same SQL is not narrowed.
+            _ = try regions(Player.filter(key: 1))
+            let statement = try db.cachedStatement(sql: #"SELECT * FROM "player" WHERE "id" = ?"#)
+            #expect(statement.databaseRegion.description == "player(id,name,score,team)")
+        }
+    }
+
     @Test func joinedTablesAreNotNarrowed() throws {
         try dbQueue.write { db throws in
             try db.execute(sql: "CREATE TABLE award (id INTEGER PRIMARY KEY, playerId INTEGER REFERENCES player(id))")

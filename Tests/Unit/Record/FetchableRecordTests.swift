@@ -76,6 +76,26 @@ private struct Citizenship: FetchableRecord, TableRecord, Equatable {
         }
     }
 
+    @Test func fetchOneOfTableLimitsToOneRowUnlessKeyed() throws {
+        // As in GRDB: LIMIT 1 lets SQLite stop at the first row; a primary
+        // or unique key matches one row at most, and gets no LIMIT.
+        try dbQueue.read { db throws in
+            let statements = try recordedSQL(db) { () throws in
+                #expect(try Player.fetchOne(db) == arthur)
+                #expect(try Player.fetchOne(db, key: 2) == barbara)
+                #expect(try Citizenship.fetchOne(db, key: ["playerId": 2, "countryCode": "FR"])?.playerId == 2)
+                #expect(try Player.fetchAll(db).count == 3)
+            }
+            // (Schema introspection statements left out.)
+            #expect(statements.filter { $0.hasPrefix("SELECT *") } == [
+                #"SELECT * FROM "player" LIMIT 1"#,
+                #"SELECT * FROM "player" WHERE "id" = ?"#,
+                #"SELECT * FROM "citizenship" WHERE ("playerId" = ?) AND ("countryCode" = ?)"#,
+                #"SELECT * FROM "player""#,
+            ])
+        }
+    }
+
     @Test func fetchByPrimaryKey() throws {
         try dbQueue.read { db throws in
             #expect(try Player.fetchOne(db, key: 1) == arthur)

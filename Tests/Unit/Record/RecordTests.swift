@@ -380,7 +380,7 @@ private let schema = "CREATE TABLE persons (id INTEGER PRIMARY KEY, name TEXT NO
             recorder.reset()
             let name = try #require(try PersonName.fetchOne(db))
             #expect(name.age == nil)
-            #expect(recorder.sql == [#"SELECT "id", "name" FROM "persons""#])
+            #expect(recorder.sql == [#"SELECT "id", "name" FROM "persons" LIMIT 1"#])
         }
     }
 

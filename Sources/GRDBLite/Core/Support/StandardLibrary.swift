@@ -3,10 +3,18 @@ import CSQLite
 // Integers, floating point numbers, booleans and strings.
 //
 // Integer columns are read with `sqlite3_column_int64`; the storage class
-// is only checked when the result is zero (to tell NULL, REAL and TEXT
-// apart from the integer 0) or an Int64 bound (a REAL out of Int64's range
-// saturates there). Other non-zero values are SQLite's own integer
-// conversion, as in GRDB: reals are truncated toward zero, on every path.
+// is only checked when the result is zero (to tell NULL from the integer
+// 0) or an Int64 bound (a REAL out of Int64's range saturates there).
+// Other values are SQLite's own integer conversion, as in GRDB: reals are
+// truncated toward zero, on every path.
+//
+// As in GRDB, a statement's column (cursors, statement rows, `fetchOne`)
+// converts as SQLite converts it: text and blobs read as numbers with
+// SQLite's rules (`'12abc'` is 12, `'foo'` is 0), and numbers read as
+// strings and data as SQLite formats them (`0.0` is `"0.0"`). A
+// `DatabaseValue` (copied rows, `fromDatabaseValue`) converts only between
+// integers and reals, and text and blobs. Both paths refuse a value out of
+// an integer type's range, and text that is not valid UTF-8 as a `String`.
 // Narrower types check that the value fits.
 
 // MARK: - Int64
@@ -20,6 +28,9 @@ extension Int64: DatabaseValueConvertible, StatementColumnConvertible {
         case SQLITE_FLOAT:
             guard let value = Int64.truncating(sqlite3_column_double(sqliteStatement, index)) else { return nil }
             self = value
+        case SQLITE_TEXT, SQLITE_BLOB:
+            // SQLite's conversion of text, as GRDB reads it.
+            self = sqlite3_column_int64(sqliteStatement, index)
         default:
             return nil
         }
@@ -123,11 +134,13 @@ extension UInt64: _DatabaseInteger { }
 // MARK: - Bool
 
 extension Bool: DatabaseValueConvertible, StatementColumnConvertible {
-    /// Zero is false; other numbers are true. Text and blobs don't convert.
+    /// Zero is false; other numbers are true. In a statement's column,
+    /// text and blobs are read as SQLite converts them to an integer
+    /// (`"0"` and `"foo"` are false, `"1"` is true), as GRDB reads them.
     @inlinable
     public init?(sqliteStatement: SQLiteStatement, index: CInt) {
         switch sqlite3_column_type(sqliteStatement, index) {
-        case SQLITE_INTEGER: self = sqlite3_column_int64(sqliteStatement, index) != 0
+        case SQLITE_INTEGER, SQLITE_TEXT, SQLITE_BLOB: self = sqlite3_column_int64(sqliteStatement, index) != 0
         case SQLITE_FLOAT: self = sqlite3_column_double(sqliteStatement, index) != 0
         default: return nil
         }
@@ -160,11 +173,13 @@ extension Bool: DatabaseValueConvertible, StatementColumnConvertible {
 // MARK: - Double, Float
 
 extension Double: DatabaseValueConvertible, StatementColumnConvertible {
-    /// Integers and reals convert. SQLite stores NaN as NULL.
+    /// Integers and reals convert; in a statement's column, text and blobs
+    /// are read as SQLite converts them (`"3.0e+5"` is 300000, `"foo"` is
+    /// 0), as GRDB reads them. SQLite stores NaN as NULL.
     @inlinable
     public init?(sqliteStatement: SQLiteStatement, index: CInt) {
         switch sqlite3_column_type(sqliteStatement, index) {
-        case SQLITE_INTEGER, SQLITE_FLOAT: self = sqlite3_column_double(sqliteStatement, index)
+        case SQLITE_INTEGER, SQLITE_FLOAT, SQLITE_TEXT, SQLITE_BLOB: self = sqlite3_column_double(sqliteStatement, index)
         default: return nil
         }
     }
@@ -221,11 +236,12 @@ extension Float: DatabaseValueConvertible, StatementColumnConvertible {
 // MARK: - String
 
 extension String: DatabaseValueConvertible, StatementColumnConvertible {
-    /// Only text converts, and it must be valid UTF-8: numbers and blobs
-    /// are not strings.
+    /// Text and blobs convert when they are valid UTF-8 (never repaired).
+    /// In a statement's column, numbers read as SQLite formats them (`0`
+    /// is `"0"`, `1e20` is `"1.0e+20"`), as GRDB reads them.
     @inlinable
     public init?(sqliteStatement: SQLiteStatement, index: CInt) {
-        guard sqlite3_column_type(sqliteStatement, index) == SQLITE_TEXT else { return nil }
+        guard sqlite3_column_type(sqliteStatement, index) != SQLITE_NULL else { return nil }
         let bytes = UnsafeBufferPointer(
             start: sqlite3_column_text(sqliteStatement, index),
             count: Int(sqlite3_column_bytes(sqliteStatement, index)))
@@ -241,9 +257,13 @@ extension String: DatabaseValueConvertible, StatementColumnConvertible {
     @inlinable
     public var databaseValue: DatabaseValue { DatabaseValue(storage: .string(self)) }
 
+    /// Text, and blobs of valid UTF-8, as in GRDB; numbers are not strings.
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> String? {
-        if case .string(let value) = dbValue.storage { return value }
-        return nil
+        switch dbValue.storage {
+        case .string(let value): value
+        case .blob(let data): String(validating: data, as: UTF8.self)
+        default: nil
+        }
     }
 
     @inlinable

@@ -9,22 +9,18 @@ extension FetchRequest {
     /// try db.notifyChanges(in: Player.filter { $0.score > 1000 })
     /// ```
     ///
-    /// The associations that `including(all:)` prefetches with other
-    /// statements are not part of the region, as in GRDB. A query interface
-    /// request filtered by rowid or `INTEGER PRIMARY KEY` holds only those
-    /// rows of its table (`player(id,name)[1]`), as in GRDB.
+    /// As in GRDB, the region of a query interface request holds the
+    /// associations that `including(all:)` prefetches with other statements,
+    /// and a request filtered by rowid or `INTEGER PRIMARY KEY` holds only
+    /// those rows of its table (`player(id,name)[1]`).
     public func databaseRegion(_ db: Database) throws -> DatabaseRegion {
-        let sql = try makePreparedRequest(db, forSingleResult: false).statement.sql
+        let statement = try makePreparedRequest(db, forSingleResult: false).statement
         let selectedColumns = try db.authorizer.selectedColumns {
-            _ = try db.makeStatement(sql: sql, persistent: false)
+            _ = try db.makeStatement(sql: statement.sql, persistent: false)
         }
-        let region = selectedColumns.reduce(into: DatabaseRegion()) { region, selected in
-            region.formUnion(selected.column.isEmpty
-                ? DatabaseRegion(table: selected.table)
-                : DatabaseRegion(table: selected.table, columns: [selected.column]))
-        }
-        if let request = self as? any RowIDRestrictedRequest, let (table, rowIDs) = try request.restrictedRowIDs(db) {
-            return region.restrictingRows(ofTable: table, to: rowIDs)
+        let region = DatabaseRegion(selectedColumns: selectedColumns)
+        if let refinement = statement.selectionRefinement as? any StatementRegionRefinement {
+            return try refinement.refinedRegion(db, authorizerRegion: region)
         }
         return region
     }

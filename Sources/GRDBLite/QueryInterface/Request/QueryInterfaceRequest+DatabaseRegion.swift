@@ -1,16 +1,36 @@
-/// The row ids that a request's filter restricts its table to, so that its
-/// region (``FetchRequest/databaseRegion(_:)``) holds those rows only, as in
-/// GRDB: `Player.filter(id: 1)` reads `player(...)[1]`, `Player.none()` an
-/// empty region.
-protocol RowIDRestrictedRequest {
-    /// The table of the request and the row ids it reads from it, or nil
-    /// when the request may read any row of it.
-    func restrictedRowIDs(_ db: Database) throws -> (table: String, rowIDs: Set<Int64>)?
+/// The region of the statement of a query interface request, as in GRDB
+/// (``Statement/databaseRegion``, ``FetchRequest/databaseRegion(_:)``, and
+/// the region a `ValueObservation` tracks):
+///
+/// - A filter by rowid narrows it to those rows: `Player.filter(id: 1)`
+///   reads `player(...)[1]`, `Player.none()` an empty region.
+/// - Unless it is empty, it holds the associations that `including(all:)`
+///   prefetches with other statements, even when there is no row to
+///   prefetch for.
+final class RequestRegionRefinement: StatementRegionRefinement {
+    let relation: SQLRelation
+
+    init(relation: SQLRelation) {
+        self.relation = relation
+    }
+
+    func refinedRegion(_ db: Database, authorizerRegion: DatabaseRegion) throws -> DatabaseRegion {
+        var region = authorizerRegion
+        if let (table, rowIDs) = try relation.restrictedRowIDs(db) {
+            region = region.restrictingRows(ofTable: table, to: rowIDs)
+        }
+        if !region.isEmpty {
+            region.formUnion(try relation.prefetchedRegion(db))
+        }
+        return region
+    }
 }
 
-extension QueryInterfaceRequest: RowIDRestrictedRequest {
+extension SQLRelation {
+    /// The table of the relation and the row ids its filter restricts it
+    /// to, or nil when it may read any row of it.
     func restrictedRowIDs(_ db: Database) throws -> (table: String, rowIDs: Set<Int64>)? {
-        let relation = self.relation
+        let relation = self
         guard let filter = try relation.filter?.resolve(db) else { return nil }
         let tableName = relation.source.tableName
         // Other rows of the table may be read by a join, a CTE or a
@@ -30,9 +50,8 @@ extension QueryInterfaceRequest: RowIDRestrictedRequest {
         guard let rowIDs = filter.qualified(with: alias).rowIDs(alias: alias, names: rowIDNames) else { return nil }
         return (tableName, rowIDs)
     }
-}
 
-extension SQLRelation {
+
     /// Whether the relation or its joined children read `tableName`.
     fileprivate func readsTable(_ tableName: String) -> Bool {
         CaseInsensitiveIdentifier(source.tableName) == CaseInsensitiveIdentifier(tableName)

@@ -26,12 +26,22 @@ import GRDBLite
         }
     }
 
-    @Test func textAndBlobsAreNotBools() throws {
+    @Test func textAndBlobsReadAsSQLiteConvertsThemFromStatements() throws {
+        // As in GRDB: SQLite's integer conversion of the text, in a
+        // statement's column; database values (copied rows) refuse them.
         let dbQueue = try DatabaseQueue()
         try dbQueue.read { db throws in
-            #expect(throws: RowDecodingError.self) { try Bool.fetchOne(db, sql: "SELECT 'yes'") }
-            #expect(throws: RowDecodingError.self) { try Bool.fetchOne(db, sql: "SELECT x'00'") }
+            #expect(try Bool.fetchOne(db, sql: "SELECT '0'") == false)
+            #expect(try Bool.fetchOne(db, sql: "SELECT '1'") == true)
+            #expect(try Bool.fetchOne(db, sql: "SELECT '3.0e+5'") == true)
+            #expect(try Bool.fetchOne(db, sql: "SELECT 'yes'") == false)
+            #expect(try Bool.fetchOne(db, sql: "SELECT ''") == false)
+            #expect(try Bool.fetchOne(db, sql: "SELECT x'31'") == true)
+            #expect(try Bool.fetchOne(db, sql: "SELECT x'00'") == false)
+            let copied = try #require(try Row.fetchOne(db, sql: "SELECT '1' AS b"))
+            #expect(throws: RowDecodingError.self) { try copied.decode(Bool.self, forColumn: "b") }
             #expect(Bool.fromDatabaseValue("true".databaseValue) == nil)
+            #expect(Bool.fromDatabaseValue("1".databaseValue) == nil)
             #expect(Bool.fromDatabaseValue(Data([1]).databaseValue) == nil)
             #expect(Bool.fromDatabaseValue(.null) == nil)
             #expect(try Bool.fetchOne(db, sql: "SELECT NULL") == nil)

@@ -59,11 +59,15 @@ import GRDBLite
         }
     }
 
-    @Test func doublesDontReadFromTextOrBlobs() throws {
+    @Test func doublesReadFromTextAsSQLiteConvertsItInStatements() throws {
         let dbQueue = try DatabaseQueue()
         try dbQueue.read { db throws in
-            #expect(throws: RowDecodingError.self) { try Double.fetchOne(db, sql: "SELECT 'abc'") }
-            #expect(throws: RowDecodingError.self) { try Double.fetchOne(db, sql: "SELECT x'00'") }
+            #expect(try Double.fetchOne(db, sql: "SELECT 'abc'") == 0)
+            #expect(try Double.fetchOne(db, sql: "SELECT '3.0e+5'") == 300_000)
+            #expect(try Double.fetchOne(db, sql: "SELECT '1.5'") == 1.5)
+            #expect(try Double.fetchOne(db, sql: "SELECT x'00'") == 0)
+            let copied = try #require(try Row.fetchOne(db, sql: "SELECT '1.5' AS d"))
+            #expect(throws: RowDecodingError.self) { try copied.decode(Double.self, forColumn: "d") }
             #expect(Double.fromDatabaseValue("1.5".databaseValue) == nil)
             #expect(Double.fromDatabaseValue(Data([1]).databaseValue) == nil)
         }
@@ -85,7 +89,9 @@ import GRDBLite
             #expect(try Float.fetchOne(db, sql: "SELECT 0.1") == Float(0.1))
             #expect(try Float.fetchOne(db, sql: "SELECT 1e300") == Float.infinity)
             #expect(try Float.fetchOne(db, sql: "SELECT 16777217") == Float(16777216))
-            #expect(throws: RowDecodingError.self) { try Float.fetchOne(db, sql: "SELECT 'x'") }
+            // Text: SQLite's conversion in a statement, as in GRDB.
+            #expect(try Float.fetchOne(db, sql: "SELECT 'x'") == 0)
+            #expect(Float.fromDatabaseValue("x".databaseValue) == nil)
         }
     }
 }

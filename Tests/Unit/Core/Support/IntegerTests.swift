@@ -132,12 +132,26 @@ enum IntegerWidth: String, CaseIterable, Sendable {
         }
     }
 
-    @Test func integersDontReadFromTextOrBlobs() throws {
+    @Test func integersReadFromTextAsSQLiteConvertsItInStatements() throws {
+        // As in GRDB: SQLite's conversion in a statement's column (the
+        // leading integer, else 0); database values (copied rows) refuse
+        // text and blobs.
         let dbQueue = try DatabaseQueue()
         try dbQueue.read { db throws in
-            #expect(throws: RowDecodingError.self) { try Int.fetchOne(db, sql: "SELECT 'abc'") }
-            #expect(throws: RowDecodingError.self) { try Int.fetchOne(db, sql: "SELECT x'00'") }
-            #expect(throws: RowDecodingError.self) { try Int.fetchOne(db, sql: "SELECT '0'") }
+            #expect(try Int.fetchOne(db, sql: "SELECT 'abc'") == 0)
+            #expect(try Int.fetchOne(db, sql: "SELECT '0'") == 0)
+            #expect(try Int.fetchOne(db, sql: "SELECT '12'") == 12)
+            #expect(try Int.fetchOne(db, sql: "SELECT ' -12abc'") == -12)
+            #expect(try Int.fetchOne(db, sql: "SELECT '3.0e+5'") == 3)
+            #expect(try Int.fetchOne(db, sql: "SELECT x'3432'") == 42)
+            #expect(try Int.fetchOne(db, sql: "SELECT x'00'") == 0)
+            #expect(try Int8.fetchOne(db, sql: "SELECT '127'") == 127)
+            // Out of range is still an error.
+            #expect(throws: RowDecodingError.self) { try Int8.fetchOne(db, sql: "SELECT '128'") }
+            let cursor = try Row.fetchCursor(db, sql: "SELECT 'foo' AS s")
+            #expect(try cursor.next()?["s"] as Int? == 0)
+            let copied = try #require(try Row.fetchOne(db, sql: "SELECT '12' AS s"))
+            #expect(throws: RowDecodingError.self) { try copied.decode(Int.self, forColumn: "s") }
             #expect(Int.fromDatabaseValue("12".databaseValue) == nil)
             #expect(Int.fromDatabaseValue(Data([1]).databaseValue) == nil)
             #expect(Int.fromDatabaseValue(.null) == nil)

@@ -50,8 +50,8 @@ import GRDBLite
     @Test func valueThatDoesNotConvertIsAnErrorNotNil() throws {
         let dbQueue = try DatabaseQueue()
         try dbQueue.read { db throws in
-            #expect(throws: RowDecodingError.self) { try Int?.fetchOne(db, sql: "SELECT 'ten'") }
-            #expect(throws: RowDecodingError.self) { try Int?.fetchAll(db, sql: "SELECT 'ten'") }
+            #expect(throws: RowDecodingError.self) { try Int?.fetchOne(db, sql: "SELECT 1e20") }
+            #expect(throws: RowDecodingError.self) { try Int?.fetchAll(db, sql: "SELECT 1e20") }
             let row = try #require(try Row.fetchOne(db, sql: "SELECT 'ten' AS n"))
             #expect(throws: RowDecodingError.self) { try row.decode(Int?.self, forColumn: "n") }
             #expect(Int?.fromDatabaseValue("ten".databaseValue) == nil)

@@ -52,14 +52,43 @@ import GRDBLite
         }
     }
 
-    @Test func numbersAndBlobsAreNotStrings() throws {
+    @Test func numbersReadAsSQLiteFormatsThemFromStatements() throws {
+        // As in GRDB: a statement's column converts as SQLite does; a
+        // database value (copied rows) keeps numbers apart from strings.
         let dbQueue = try DatabaseQueue()
         try dbQueue.read { db throws in
-            #expect(throws: RowDecodingError.self) { try String.fetchOne(db, sql: "SELECT 1") }
-            #expect(throws: RowDecodingError.self) { try String.fetchOne(db, sql: "SELECT 1.5") }
-            #expect(throws: RowDecodingError.self) { try String.fetchOne(db, sql: "SELECT x'61'") }
+            #expect(try String.fetchOne(db, sql: "SELECT 0") == "0")
+            #expect(try String.fetchOne(db, sql: "SELECT -12") == "-12")
+            #expect(try String.fetchOne(db, sql: "SELECT 0.0") == "0.0")
+            #expect(try String.fetchOne(db, sql: "SELECT 1.5") == "1.5")
+            #expect(try String.fetchOne(db, sql: "SELECT 1e20") == "1.0e+20")
+            #expect(try String.fetchAll(db, sql: "SELECT 300000.0 UNION ALL SELECT 7") == ["300000.0", "7"])
+            let cursor = try Row.fetchCursor(db, sql: "SELECT 42 AS n")
+            let live = try #require(try cursor.next())
+            #expect(live["n"] as String == "42")
+            // After the conversion, the column still reads as an integer.
+            #expect(live["n"] as Int == 42)
+            #expect(live["n"] as DatabaseValue == 42.databaseValue)
+
+            let copied = try #require(try Row.fetchOne(db, sql: "SELECT 42 AS n"))
+            let error = #expect(throws: RowDecodingError.self) { try copied.decode(String.self, forColumn: "n") }
+            #expect(error?.key == "n")
             #expect(String.fromDatabaseValue(1.databaseValue) == nil)
-            #expect(String.fromDatabaseValue(Data("a".utf8).databaseValue) == nil)
+            #expect(String.fromDatabaseValue(1.5.databaseValue) == nil)
+        }
+    }
+
+    @Test func blobsOfValidUTF8AreStrings() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { db throws in
+            #expect(try String.fetchOne(db, sql: "SELECT x'61C3A9'") == "aé")
+            #expect(try String.fetchOne(db, sql: "SELECT x''") == "")
+            #expect(String.fromDatabaseValue(Data("aé".utf8).databaseValue) == "aé")
+            let copied = try #require(try Row.fetchOne(db, sql: "SELECT x'61C3A9' AS s"))
+            #expect(copied["s"] as String == "aé")
+            // Invalid UTF-8 is never repaired.
+            #expect(throws: RowDecodingError.self) { try String.fetchOne(db, sql: "SELECT x'61FF'") }
+            #expect(String.fromDatabaseValue(Data([0x61, 0xFF]).databaseValue) == nil)
         }
     }
 

@@ -144,15 +144,31 @@ private typealias Book = Library.Book
             let statements = try recordedSQLWithWarmCache(db) {
                 rows = try Row.fetchAll(db, request)
             }
+            // As in GRDB, a compound key is read from the origin request,
+            // as a common table expression, unordered.
             #expect(statements == [
                 #"SELECT * FROM "passport" ORDER BY "issueYear""#,
-                #"SELECT *, "countryCode" AS "grdb_countryCode", "citizenId" AS "grdb_citizenId" FROM "stamp" "#
-                    + #"WHERE ("countryCode", "citizenId") IN (VALUES (?, ?), (?, ?), (?, ?), (?, ?), (?, ?)) "#
+                #"WITH "grdb_base" AS (SELECT "countryCode", "citizenId" FROM "passport") "#
+                    + #"SELECT *, "countryCode" AS "grdb_countryCode", "citizenId" AS "grdb_citizenId" FROM "stamp" "#
+                    + #"WHERE ("countryCode", "citizenId") IN "grdb_base" "#
                     + #"ORDER BY "id""#,
             ])
             #expect(rows.map { ($0["stamps"] as [Travel.Stamp]).map(\.place) } == [
                 ["Paris", "Lyon"], ["Berlin"], [], [], ["Kyoto"],
             ])
+
+            // A limited origin keeps its ordering and limit.
+            let statementsOfLimited = try recordedSQLWithWarmCache(db) {
+                rows = try Row.fetchAll(db, request.limit(2))
+            }
+            #expect(statementsOfLimited == [
+                #"SELECT * FROM "passport" ORDER BY "issueYear" LIMIT ?"#,
+                #"WITH "grdb_base" AS (SELECT "countryCode", "citizenId" FROM "passport" ORDER BY "issueYear" LIMIT ?) "#
+                    + #"SELECT *, "countryCode" AS "grdb_countryCode", "citizenId" AS "grdb_citizenId" FROM "stamp" "#
+                    + #"WHERE ("countryCode", "citizenId") IN "grdb_base" "#
+                    + #"ORDER BY "id""#,
+            ])
+            #expect(rows.map { ($0["stamps"] as [Travel.Stamp]).map(\.place) } == [["Paris", "Lyon"], ["Berlin"]])
 
             // A single passport: a simple condition.
             let passport = Travel.passports[0]

@@ -8,7 +8,8 @@ extension Data: DatabaseValueConvertible, StatementColumnConvertible {
         switch sqlite3_column_type(sqliteStatement, index) {
         case SQLITE_BLOB:
             self.init(DatabaseValue.blobBytes(sqliteStatement, index))
-        case SQLITE_TEXT:
+        case SQLITE_TEXT, SQLITE_INTEGER, SQLITE_FLOAT:
+            // Numbers as SQLite formats them, as GRDB reads them.
             self.init(UnsafeBufferPointer(
                 start: sqlite3_column_text(sqliteStatement, index),
                 count: Int(sqlite3_column_bytes(sqliteStatement, index))))

@@ -44,11 +44,17 @@ extension Date: DatabaseValueConvertible, StatementColumnConvertible {
         let days = CivilCalendar.days(year: year, month: month, day: day)
         let seconds = days * 86_400 + fields.hour * 3600 + fields.minute * 60 + fields.second
             - (fields.timeZoneOffset ?? 0)
-        // Whole milliseconds (the parser keeps no more), so that stored
-        // dates round-trip exactly.
+        // Whole milliseconds (the parser keeps no more). `Date` counts
+        // seconds from 2001: one division from that origin gives the
+        // nearest `Date` to the text, the one GRDB reads through
+        // `Calendar` (from 1970, the result can be 100 ns away).
         let milliseconds = fields.nanosecond / 1_000_000
-        self.init(timeIntervalSince1970: Double(seconds * 1000 + milliseconds) / 1000)
+        let sinceReferenceDate = (seconds - Self.referenceDateSince1970) * 1000 + milliseconds
+        self.init(timeIntervalSinceReferenceDate: Double(sinceReferenceDate) / 1000)
     }
+
+    /// 2001-01-01 00:00:00 UTC, in seconds since 1970.
+    private static let referenceDateSince1970 = 978_307_200
 
     /// "yyyy-MM-dd HH:mm:ss.SSS" in UTC, or nil out of years 0000...9999.
     var databaseText: String? {

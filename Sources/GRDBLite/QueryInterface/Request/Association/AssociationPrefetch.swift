@@ -20,8 +20,13 @@ extension SQLRelation {
         var preparedRequest = try PreparedRequest(
             statement: generator.makeStatement(db, cached: cached),
             adapter: joinedChildren.isEmpty ? nil : generator.rowAdapter(db))
-        if !prefetches.isEmpty {
+        let hasPrefetches = !prefetches.isEmpty
+        if hasPrefetches {
             preparedRequest.supplementaryFetch = { db, rows in try prefetch(db, into: rows) }
+        }
+        if hasPrefetches || filter != nil {
+            // The region narrowed to rows, with prefetched associations.
+            preparedRequest.statement.selectionRefinement = RequestRegionRefinement(relation: self)
         }
         return preparedRequest
     }
@@ -57,30 +62,34 @@ extension SQLRelation {
         return result
     }
 
-    /// Without origin rows, nothing is prefetched; but the fetch of a value
-    /// observation must still read the prefetched tables, so that it tracks
-    /// them (the first origin row would bring associated rows): this runs
-    /// the prefetch requests with a filter that matches no origin row.
-    private func recordPrefetchedRegion(_ db: Database) throws {
+    /// The region of the prefetched associations, nested ones included,
+    /// whatever the origin rows: a value observation of the request tracks
+    /// them even when there is no origin row (the first one would bring
+    /// associated rows). The prefetch requests are compiled, not run, with a
+    /// pivot filter that shows SQLite the pivot columns.
+    func prefetchedRegion(_ db: Database) throws -> DatabaseRegion {
+        var region = DatabaseRegion()
         for prefetch in prefetches {
             var association = prefetch.association
             let mapping = try association.pivot.condition.joinMapping(
                 db, leftTable: source.tableName, rightTable: association.pivot.relation.source.tableName)
-            let noOrigin = SQLExpression.associative(.and, mapping.map { .compare(.equal, .column($0.right), .value(.null)) })
-            association.pivot.relation = association.pivot.relation.filter { _ in noOrigin }
-            _ = try association.destinationRelation()
+            // Not a NULL, nor an integer: the filter must not narrow the
+            // region to no row, nor to a rowid.
+            let anyOrigin = SQLExpression.associative(.and, mapping.map {
+                .compare(.equal, .column($0.right), .value("".databaseValue))
+            })
+            association.pivot.relation = association.pivot.relation.filter { _ in anyOrigin }
+            region.formUnion(try association.destinationRelation()
                 .makePreparedRequest(db, forSingleResult: false, cached: false)
-                .fetchAllRows(db)
+                .statement.databaseRegion)
         }
+        return region
     }
 
     /// Fetches the to-many associations of `rows`, and stores them in their
     /// prefetched rows.
     private func prefetch(_ db: Database, into rows: [Row]) throws {
-        guard let firstRow = rows.first else {
-            if db.selectionRecorder != nil { try recordPrefetchedRegion(db) }
-            return
-        }
+        guard let firstRow = rows.first else { return }
         for prefetch in prefetches {
             var association = prefetch.association
             let mapping = try association.pivot.condition.joinMapping(
@@ -113,15 +122,28 @@ extension SQLRelation {
             if !keys.isEmpty {
                 let pivotColumns = mapping.map(\.right)
                 let pivotAlias = TableAliasBase()
-                let pivotFilter = SQLExpression.rows(withColumns: pivotColumns, matching: keys)
+                // A compound key reads the keys from the origin request, as
+                // GRDB does, instead of the values of the fetched rows:
+                //
+                //     WITH "grdb_base" AS (SELECT "a", "b" FROM "parent")
+                //     SELECT * FROM "child" WHERE ("a", "b") IN "grdb_base"
+                let usesOriginCTE = mapping.count > 1
+                let pivotFilter = usesOriginCTE
+                    ? SQLExpression.rows(withColumns: pivotColumns, inTable: Self.prefetchOriginTableName)
+                    : SQLExpression.rows(withColumns: pivotColumns, matching: keys)
                 association.pivot.relation = association.pivot.relation
                     .aliased(pivotAlias)
                     .filter { _ in pivotFilter }
-                let prefetchRelation = association.destinationRelation().annotated { _ in
+                var prefetchRelation = association.destinationRelation().annotated { _ in
                     pivotColumns.map { pivotAlias[$0].forKey("grdb_" + $0) }
                 }
+                if usesOriginCTE {
+                    prefetchRelation.ctes.append(prefetchOriginCTE(selecting: mapping.map(\.left)))
+                }
+                // The SQL of IN (...) depends on the number of keys: don't
+                // fill the statement cache with it.
                 let prefetchedRows = try prefetchRelation
-                    .makePreparedRequest(db, forSingleResult: false, cached: false)
+                    .makePreparedRequest(db, forSingleResult: false, cached: usesOriginCTE)
                     .fetchAllRows(db)
                 if let firstPrefetchedRow = prefetchedRows.first {
                     let indexes = pivotColumns.map { firstPrefetchedRow.index(forColumn: "grdb_" + $0)! }
@@ -137,7 +159,34 @@ extension SQLRelation {
     }
 }
 
+extension SQLRelation {
+    /// The name of the common table expression of the origin request, in
+    /// the prefetch requests of compound keys.
+    fileprivate static let prefetchOriginTableName = "grdb_base"
+
+    /// `"grdb_base" AS (SELECT <columns> FROM ...)`: the relation, as the
+    /// origin of a prefetch request, selecting the columns of the key. The
+    /// ordering matters only with a limit; prefetched associations not at
+    /// all.
+    fileprivate func prefetchOriginCTE(selecting columns: [String]) -> SQLCTE {
+        let origin = (limit == nil ? unordered() : self)
+            .removingPrefetchedChildren()
+            .selectingOnly(columns.map { .expression(.column($0)) })
+        return SQLCTE(
+            tableName: Self.prefetchOriginTableName, columns: nil,
+            subquery: .generated(SQLQueryGenerator(relation: origin)), isRecursive: false)
+    }
+}
+
 extension SQLExpression {
+    /// `("a", "b") IN "table"`: the rows whose `columns` hold one of the
+    /// rows of a table (a common table expression).
+    fileprivate static func rows(withColumns columns: [String], inTable tableName: String) -> SQLExpression {
+        var sql = SQL(sql: "(") + columns.map { SQL(SQLExpression.column($0)) }.joined(separator: ", ")
+        sql += SQL(sql: ") IN " + tableName.quotedDatabaseIdentifier)
+        return .literal(sql)
+    }
+
     /// The rows whose `columns` hold one of `keys`:
     ///
     /// ```sql

@@ -43,10 +43,16 @@ import GRDBLite
         }
     }
 
-    @Test func numbersAreNotData() throws {
+    @Test func numbersReadAsSQLiteFormatsThemFromStatements() throws {
+        // As in GRDB: the UTF-8 of the text SQLite formats, in a
+        // statement's column; database values (copied rows) refuse them.
         let dbQueue = try DatabaseQueue()
         try dbQueue.read { db throws in
-            #expect(throws: RowDecodingError.self) { try Data.fetchOne(db, sql: "SELECT 1") }
+            #expect(try Data.fetchOne(db, sql: "SELECT 1") == Data("1".utf8))
+            #expect(try Data.fetchOne(db, sql: "SELECT 0.0") == Data("0.0".utf8))
+            let copied = try #require(try Row.fetchOne(db, sql: "SELECT 1 AS d"))
+            #expect(throws: RowDecodingError.self) { try copied.decode(Data.self, forColumn: "d") }
+            #expect(Data.fromDatabaseValue(1.databaseValue) == nil)
             #expect(Data.fromDatabaseValue(1.5.databaseValue) == nil)
         }
     }

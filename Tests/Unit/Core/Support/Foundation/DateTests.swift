@@ -34,8 +34,10 @@ import GRDBLite
         let dbQueue = try DatabaseQueue()
         try dbQueue.write { db throws in
             try db.execute(sql: "CREATE TABLE t (d DATETIME)")
-            for interval in [0, 1_700_000_000.123, -1_000_000.5, 253_402_300_799.999] {
-                let date = Date(timeIntervalSince1970: interval)
+            // Dates of whole milliseconds since 2001 (`Date`'s origin)
+            // round-trip exactly.
+            for interval in [0, 722_000_000.123, -1_000_000.5, 252_423_993_599.999, -978_307_200.004] {
+                let date = Date(timeIntervalSinceReferenceDate: interval)
                 try db.execute(sql: "DELETE FROM t")
                 try db.execute(sql: "INSERT INTO t VALUES (?)", arguments: [date])
                 let read = try #require(try Date.fetchOne(db, sql: "SELECT d FROM t"))
@@ -43,6 +45,28 @@ import GRDBLite
                 let row = try #require(try Row.fetchOne(db, sql: "SELECT d FROM t"))
                 #expect(row["d"] as Date == date)
                 #expect(Date.fromDatabaseValue(date.databaseValue) == date)
+            }
+        }
+    }
+
+    @Test func datesReadAreTheNearestToTheirText() throws {
+        // GRDB reads "2015-07-22 01:02:03.00456" through Calendar, 4_000_008
+        // nanoseconds after the second: the nearest `Date`. From 1970, the
+        // division would give 3_999_948.
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(secondsFromGMT: 0)!
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { db throws in
+            for (text, hour) in [
+                ("2015-07-22 01:02:03.00456", 1), ("2015-07-22T01:02:03.00456", 1), ("2015-07-22 01:02:03.00456+01:15", 23),
+            ] {
+                let date = try #require(try Date.fetchOne(db, sql: "SELECT ?", arguments: [text]))
+                #expect(calendar.component(.hour, from: date) == hour)
+                #expect(calendar.component(.second, from: date) == 3)
+                #expect(abs(calendar.component(.nanosecond, from: date) - 4_000_000) < 10, "\(text)")
+                #expect(date.timeIntervalSinceReferenceDate == Double(459_219_723_004 - (hour == 23 ? 4_500_000 : 0)) / 1000)
+                #expect(Date.fromDatabaseValue(text.databaseValue) == date)
+                #expect(NSDate.fromDatabaseValue(text.databaseValue).map { $0 as Date } == date)
             }
         }
     }
