@@ -65,7 +65,9 @@ import TestSupport
             tries.append(numberOfTries)
             return numberOfTries < 3
         }
-        let locker = try DatabaseQueue(path: path)
+        var lockerConfiguration = Configuration()
+        lockerConfiguration.allowsUnsafeTransactions = true // keeps its lock across accesses
+        let locker = try DatabaseQueue(path: path, configuration: lockerConfiguration)
         let dbQueue = try DatabaseQueue(path: path, configuration: configuration)
         try locker.writeWithoutTransaction { db throws in try db.execute(sql: "CREATE TABLE t (a); BEGIN IMMEDIATE") }
         let error = #expect(throws: DatabaseError.self) {
@@ -84,7 +86,9 @@ import TestSupport
         let path = directory.path()
         var configuration = Configuration()
         configuration.busyMode = .timeout(0.01)
-        let locker = try DatabaseQueue(path: path)
+        var lockerConfiguration = Configuration()
+        lockerConfiguration.allowsUnsafeTransactions = true // keeps its lock across accesses
+        let locker = try DatabaseQueue(path: path, configuration: lockerConfiguration)
         let dbQueue = try DatabaseQueue(path: path, configuration: configuration)
         try locker.writeWithoutTransaction { db throws in try db.execute(sql: "CREATE TABLE t (a); BEGIN IMMEDIATE") }
         let error = #expect(throws: DatabaseError.self) {

@@ -21,9 +21,11 @@ import TestSupport
         #expect(Database.logError != nil)
 
         let dbQueue = try DatabaseQueue()
-        let statement = try dbQueue.inDatabase { db throws in try db.makeStatement(sql: "SELECT * FROM sqlite_master") }
-        withExtendedLifetime(statement) {
-            _ = #expect(throws: DatabaseError.self) { try dbQueue.close() }
+        do {
+            let statement = try dbQueue.inDatabase { db throws in try db.makeStatement(sql: "SELECT * FROM sqlite_master") }
+            withExtendedLifetime(statement) {
+                _ = #expect(throws: DatabaseError.self) { try dbQueue.close() }
+            }
         }
         let logged = recorder.messages.withLock { $0 }
         #expect(logged.contains { $0.0 == .SQLITE_BUSY && $0.1 == "unfinalized statement: SELECT * FROM sqlite_master" })

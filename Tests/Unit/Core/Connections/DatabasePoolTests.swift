@@ -475,11 +475,13 @@ import TestSupport
     @Test func closeFailsWhileAWriterStatementIsAlive() throws {
         try Self.withDirectory { directory in
             let dbPool = try DatabasePool(path: directory.path())
-            let statement = try dbPool.write { db in try db.makeStatement(sql: "SELECT * FROM sqlite_master") }
-            try dbPool.read { _ in } // a reader to close
-            withExtendedLifetime(statement) {
-                let error = #expect(throws: DatabaseError.self) { try dbPool.close() }
-                #expect(error?.resultCode == .SQLITE_BUSY)
+            do {
+                let statement = try dbPool.write { db in try db.makeStatement(sql: "SELECT * FROM sqlite_master") }
+                try dbPool.read { _ in } // a reader to close
+                withExtendedLifetime(statement) {
+                    let error = #expect(throws: DatabaseError.self) { try dbPool.close() }
+                    #expect(error?.resultCode == .SQLITE_BUSY)
+                }
             }
             try dbPool.write { db in try db.execute(sql: "CREATE TABLE t (a)") }
             #expect(try dbPool.read { try $0.tableExists("t") })

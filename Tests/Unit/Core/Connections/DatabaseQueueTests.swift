@@ -280,11 +280,13 @@ import TestSupport
     /// and the queue stays usable.
     @Test func closeFailsWhileAStatementIsAlive() throws {
         let dbQueue = try DatabaseQueue()
-        let statement = try dbQueue.inDatabase { db throws in try db.makeStatement(sql: "SELECT * FROM sqlite_master") }
-        try withExtendedLifetime(statement) {
-            let error = #expect(throws: DatabaseError.self) { try dbQueue.close() }
-            #expect(error?.resultCode == .SQLITE_BUSY)
-            try dbQueue.inDatabase { db throws in try db.execute(sql: "SELECT * FROM sqlite_master") }
+        do {
+            let statement = try dbQueue.inDatabase { db throws in try db.makeStatement(sql: "SELECT * FROM sqlite_master") }
+            try withExtendedLifetime(statement) {
+                let error = #expect(throws: DatabaseError.self) { try dbQueue.close() }
+                #expect(error?.resultCode == .SQLITE_BUSY)
+                try dbQueue.inDatabase { db throws in try db.execute(sql: "SELECT * FROM sqlite_master") }
+            }
         }
         try dbQueue.inDatabase { db throws in try db.execute(sql: "SELECT * FROM sqlite_master") }
         try dbQueue.close()

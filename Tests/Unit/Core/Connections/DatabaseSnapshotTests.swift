@@ -280,10 +280,12 @@ import TestSupport
         try Self.withCounter { dbPool in
             let snapshot = try dbPool.makeSnapshot()
             try dbPool.write(Self.increment)
-            let statement = try snapshot.read { db in try db.makeStatement(sql: "SELECT * FROM sqlite_master") }
-            withExtendedLifetime(statement) {
-                let error = #expect(throws: DatabaseError.self) { try snapshot.close() }
-                #expect(error?.resultCode == .SQLITE_BUSY)
+            do {
+                let statement = try snapshot.read { db in try db.makeStatement(sql: "SELECT * FROM sqlite_master") }
+                withExtendedLifetime(statement) {
+                    let error = #expect(throws: DatabaseError.self) { try snapshot.close() }
+                    #expect(error?.resultCode == .SQLITE_BUSY)
+                }
             }
             #expect(try snapshot.read(Self.value) == 0)
             try snapshot.close()
