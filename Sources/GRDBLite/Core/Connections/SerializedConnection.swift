@@ -121,9 +121,11 @@ final class SerializedConnection: @unchecked Sendable {
 
     /// Traps if an access left a transaction open, unless
     /// ``Configuration/allowsUnsafeTransactions`` (as GRDB: the next access
-    /// would run in it, unaware).
+    /// would run in it, unaware). A transaction whose rollback failed (out
+    /// of memory) is not the access's fault: it is rolled back before the
+    /// next statement.
     private func checkNoTransactionLeftOpen() {
-        if !db.configuration.allowsUnsafeTransactions && db.isInsideTransaction {
+        if !db.configuration.allowsUnsafeTransactions && !db.needsRollback && db.isInsideTransaction {
             fatalError("""
                 A transaction has been left opened at the end of a database access of \(db.description): \
                 commit or roll it back before the access returns, or set Configuration.allowsUnsafeTransactions
