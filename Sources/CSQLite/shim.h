@@ -18,3 +18,12 @@ static inline void grdblite_disable_dqs(sqlite3 *db) {
 static inline sqlite3_destructor_type grdblite_transient(void) {
     return SQLITE_TRANSIENT;
 }
+
+/// sqlite3_config is variadic, so Swift can't call it: this wrapper sets
+/// (or, with NULL, removes) SQLite's error log callback
+/// (https://www.sqlite.org/errlog.html). SQLite accepts it only before it
+/// is initialized, when the first connection opens.
+typedef void (*grdblite_log_callback)(void *context, int code, const char *message);
+static inline int grdblite_set_log_callback(grdblite_log_callback callback) {
+    return sqlite3_config(SQLITE_CONFIG_LOG, callback, (void *)0);
+}

@@ -66,6 +66,34 @@ public struct Configuration: Sendable {
     /// it. Default nil.
     public var schemaSource: (any DatabaseSchemaSource)?
 
+    /// The dispatch queue that the serial queues of the connections
+    /// target: accesses run on it, as far as `dispatchPrecondition`
+    /// knows. Connections that can write target ``writeTargetQueue``
+    /// instead, when it is set. For a ``DatabasePool``, make it
+    /// concurrent, or reads can't run in parallel. Default nil.
+    public var targetQueue: DispatchQueue?
+
+    /// The dispatch queue that the serial queues of the connections that
+    /// can write target (not read-only: a ``DatabaseQueue``, a pool's
+    /// writer), instead of ``targetQueue``. Default nil.
+    public var writeTargetQueue: DispatchQueue?
+
+    /// Whether an access may end with a transaction open: false by
+    /// default, and then it traps, as a programmer error (the next access
+    /// would run inside it, unaware).
+    ///
+    /// ```swift
+    /// var config = Configuration()
+    /// config.allowsUnsafeTransactions = true
+    /// let dbQueue = try DatabaseQueue(configuration: config)
+    /// try dbQueue.writeWithoutTransaction { db in try db.beginTransaction() }
+    /// try dbQueue.writeWithoutTransaction { db in try db.commit() }
+    /// ```
+    ///
+    /// The readers of a ``DatabasePool`` roll back a transaction left open
+    /// whatever its value.
+    public var allowsUnsafeTransactions = false
+
     var setups: [@Sendable (Database) throws -> Void] = []
 
     /// Adds a function that runs each time a connection opens, after
@@ -84,4 +112,14 @@ public struct Configuration: Sendable {
     }
 
     public init() { }
+
+    /// The serial queue of a connection with this configuration, which
+    /// targets ``writeTargetQueue`` or ``targetQueue`` (see them).
+    func makeDispatchQueue(label: String) -> DispatchQueue {
+        let target = readonly ? targetQueue : (writeTargetQueue ?? targetQueue)
+        if let target {
+            return DispatchQueue(label: label, target: target)
+        }
+        return DispatchQueue(label: label)
+    }
 }

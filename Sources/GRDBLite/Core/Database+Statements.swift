@@ -18,6 +18,7 @@ extension Database {
     /// Returns a prepared statement from the connection's cache, preparing
     /// it on first use. Use it for statements that run often.
     public func cachedStatement(sql: String) throws -> Statement {
+        try checkNotClosed(sql: sql)
         if let statement = statementCache[sql] {
             // A cursor may still be iterating the cached statement: don't
             // reset it under its feet, use a new statement.
@@ -67,6 +68,7 @@ extension Database {
         tail: inout UnsafePointer<CChar>?,
         persistent: Bool) throws -> Statement?
     {
+        try checkNotClosed(sql: String(cString: start).trimmedSQLStatement)
         var sqliteStatement: SQLiteStatement?
         let flags = UInt32(persistent ? SQLITE_PREPARE_PERSISTENT : 0)
         let (code, info) = authorizer.describing {
@@ -174,7 +176,8 @@ extension Database {
     @usableFromInline
     func statementWillExecute(_ statement: Statement) throws {
         preconditionValidAccess()
-        if _slowPath(needsRollback || needsQueryOnlyReset) {
+        if _slowPath(needsRollback || needsQueryOnlyReset || isClosed) {
+            try checkNotClosed(sql: statement.sql)
             try recoverFromFailedCleanup()
         }
         if isInsideTransactionBlock && sqlite3_get_autocommit(sqliteConnection) != 0 {

@@ -65,6 +65,7 @@ extension Database {
     public func trace(options: TracingOptions = .statement, _ trace: ((TraceEvent) -> Void)? = nil) {
         preconditionValidAccess()
         traceFunction = trace
+        if isClosed { return } // no statement runs anyway
         guard trace != nil else {
             sqlite3_trace_v2(sqliteConnection, 0, nil, nil)
             return

@@ -240,7 +240,7 @@ extension Database {
     /// further statements fail with `SQLITE_ABORT`, instead of running them
     /// in autocommit mode.
     func checkForAbortedTransaction(sql: String? = nil, arguments: StatementArguments? = nil) throws {
-        if isInsideTransactionBlock && (needsRollback || sqlite3_get_autocommit(sqliteConnection) != 0) {
+        if isInsideTransactionBlock && (needsRollback || !isInsideTransaction) {
             throw DatabaseError(
                 resultCode: .SQLITE_ABORT,
                 message: "Transaction was aborted",

@@ -47,6 +47,7 @@ extension Database {
         -> (walFrameCount: Int, checkpointedFrameCount: Int)
     {
         preconditionValidAccess()
+        try checkNotClosed()
         var walFrameCount: CInt = -1
         var checkpointedFrameCount: CInt = -1
         let code = sqlite3_wal_checkpoint_v2(sqliteConnection, dbName, kind.rawValue, &walFrameCount, &checkpointedFrameCount)

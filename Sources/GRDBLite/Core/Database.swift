@@ -18,7 +18,8 @@ public typealias SQLiteStatement = OpaquePointer
 /// }
 /// ```
 public final class Database {
-    /// The raw SQLite connection, for the SQLite C API. Don't close it.
+    /// The raw SQLite connection, for the SQLite C API. Don't close it,
+    /// and don't use it after the database is closed.
     public let sqliteConnection: SQLiteConnection
     /// The configuration of the connection.
     public let configuration: Configuration
@@ -80,6 +81,11 @@ public final class Database {
     /// The observation layer's recorder of what a fetch reads, while a
     /// value observation fetches (see `StatementSelectionRecorder`).
     var selectionRecorder: (any StatementSelectionRecorder)?
+
+    /// Whether the connection is closed: its statements then throw
+    /// `SQLITE_MISUSE`, and nothing touches the freed handle. Only changed
+    /// on the connection's queue, or when no access can run.
+    var isClosed = false
 
     /// On a reader of a pool: the schema version its caches were filled
     /// at (see `refreshReaderSchemaCache`).
@@ -152,16 +158,85 @@ public final class Database {
         }
     }
 
-    /// Closes the connection; the statements it prepared become invalid.
-    func close() {
+    /// Closes the connection with `sqlite3_close`: when statements that it
+    /// prepared are still alive (retained by the user, or a cursor), it
+    /// throws `SQLITE_BUSY`, logs each of them through
+    /// ``Database/logError``, and the connection stays open and usable.
+    /// After a successful close, the `Database` remains usable for the
+    /// rest of the access that closed it: its statements throw
+    /// `SQLITE_MISUSE`. Closing again does nothing.
+    func close() throws {
+        if isClosed { return }
+        try prepareToClose()
+        authorizer.uninstall(from: self)
+        let code = sqlite3_close(sqliteConnection)
+        guard code == SQLITE_OK else {
+            // An unfinished backup: the connection stays open.
+            let message = lastErrorMessage
+            authorizer.install(on: self)
+            throw DatabaseError(resultCode: code, message: message)
+        }
+        didClose()
+    }
+
+    /// Empties the statement caches, then throws `SQLITE_BUSY` if
+    /// statements of the connection are still alive, after it logs each of
+    /// them through ``Database/logError``: then ``close()`` would fail.
+    func prepareToClose() throws {
+        if isClosed { return }
+        // Cached statements would prevent closing.
         statementCache.removeAll()
         dropSchemaDependentCaches()
+        if sqlite3_next_stmt(sqliteConnection, nil) != nil {
+            let code = ResultCode.SQLITE_BUSY
+            if Database.logError != nil {
+                var statement = sqlite3_next_stmt(sqliteConnection, nil)
+                while let current = statement {
+                    let sql = sqlite3_sql(current).map { String(cString: $0) } ?? ""
+                    Database.log(code, "unfinalized statement: \(sql)")
+                    statement = sqlite3_next_stmt(sqliteConnection, current)
+                }
+            }
+            throw DatabaseError(resultCode: code, message: "unable to close due to unfinalized statements or unfinished backups")
+        }
+    }
+
+    /// Closes the connection with `sqlite3_close_v2`, even when statements
+    /// are still alive: SQLite then frees the connection when the last of
+    /// them is finalized. For a connection that goes away, or whose set up
+    /// failed.
+    func closeEventually() {
+        if isClosed { return }
+        statementCache.removeAll()
+        dropSchemaDependentCaches()
+        // Before SQLite rolls back an open transaction, which observers
+        // must not hear of.
+        endObservations()
+        authorizer.uninstall(from: self)
+        let code = sqlite3_close_v2(sqliteConnection)
+        if code != SQLITE_OK {
+            Database.log(ResultCode(rawValue: code), "could not close database: \(lastErrorMessage ?? "")")
+        }
+        isClosed = true
+    }
+
+    private func didClose() {
+        isClosed = true
+        endObservations()
+    }
+
+    private func endObservations() {
         executionObserver?.databaseWillClose()
         executionObserver = nil
-        authorizer.uninstall(from: self)
-        // Statements still retained by the user are finalized when released:
-        // close_v2 waits for them.
-        sqlite3_close_v2(sqliteConnection)
+    }
+
+    /// Throws `SQLITE_MISUSE` ("Connection is closed") after ``close()``:
+    /// the handle must not be touched then.
+    @inline(__always)
+    func checkNotClosed(sql: String? = nil) throws {
+        if _slowPath(isClosed) {
+            throw DatabaseError.connectionIsClosed(sql: sql)
+        }
     }
 
     // MARK: - Access
@@ -196,32 +271,32 @@ public final class Database {
 
     /// The rowid of the last row inserted by this connection.
     public var lastInsertedRowID: Int64 {
-        sqlite3_last_insert_rowid(sqliteConnection)
+        isClosed ? 0 : sqlite3_last_insert_rowid(sqliteConnection)
     }
 
     /// The number of rows changed by the last INSERT, UPDATE or DELETE.
     public var changesCount: Int {
-        Int(sqlite3_changes64(sqliteConnection))
+        isClosed ? 0 : Int(sqlite3_changes64(sqliteConnection))
     }
 
     /// The number of rows changed since the connection was opened.
     public var totalChangesCount: Int {
-        Int(sqlite3_total_changes64(sqliteConnection))
+        isClosed ? 0 : Int(sqlite3_total_changes64(sqliteConnection))
     }
 
     /// Whether a transaction is open (the connection is not in autocommit mode).
     public var isInsideTransaction: Bool {
-        sqlite3_get_autocommit(sqliteConnection) == 0
+        !isClosed && sqlite3_get_autocommit(sqliteConnection) == 0
     }
 
     /// The last SQLite error code of the connection.
     public var lastErrorCode: ResultCode {
-        ResultCode(rawValue: sqlite3_extended_errcode(sqliteConnection))
+        isClosed ? .SQLITE_MISUSE : ResultCode(rawValue: sqlite3_extended_errcode(sqliteConnection))
     }
 
     /// The last SQLite error message of the connection.
     public var lastErrorMessage: String? {
-        sqlite3_errmsg(sqliteConnection).map { String(cString: $0) }
+        isClosed ? DatabaseError.connectionIsClosed().message : sqlite3_errmsg(sqliteConnection).map { String(cString: $0) }
     }
 
     /// The version of the SQLite library, e.g. 3040001.
@@ -234,12 +309,14 @@ public final class Database {
     /// page cache.
     public func releaseMemory() {
         statementCache.removeAll()
+        if isClosed { return }
         sqlite3_db_release_memory(sqliteConnection)
     }
 
     /// Interrupts the running statement, which fails with `SQLITE_INTERRUPT`.
     /// Safe to call from any thread.
     public func interrupt() {
+        if isClosed { return }
         sqlite3_interrupt(sqliteConnection)
     }
 

@@ -92,6 +92,7 @@ extension Database {
     public func add(collation: DatabaseCollation) {
         preconditionValidAccess()
         collations[CaseInsensitiveIdentifier(collation.name)] = collation
+        if isClosed { return } // its statements throw SQLITE_MISUSE anyway
         do {
             try collation.install(in: self)
         } catch {
@@ -103,6 +104,7 @@ extension Database {
     public func remove(collation: DatabaseCollation) {
         preconditionValidAccess()
         collations[CaseInsensitiveIdentifier(collation.name)] = nil
+        if isClosed { return }
         sqlite3_create_collation_v2(sqliteConnection, collation.name, SQLITE_UTF8, nil, nil, nil)
     }
 }

@@ -171,6 +171,11 @@ public struct DatabaseError: Error, Sendable {
     /// The arguments of the statement that failed, if any.
     public let arguments: StatementArguments?
 
+    /// Whether this is the error of a statement run on a closed
+    /// connection (closed by `close()`): a typed identity, where the
+    /// message would only be text.
+    let isConnectionClosed: Bool
+
     /// The primary result code (`SQLITE_CONSTRAINT`).
     public var resultCode: ResultCode { extendedResultCode.primaryResultCode }
 
@@ -184,6 +189,16 @@ public struct DatabaseError: Error, Sendable {
         self.message = message ?? String(cString: sqlite3_errstr(resultCode.rawValue))
         self.sql = sql
         self.arguments = arguments
+        self.isConnectionClosed = false
+    }
+
+    /// The error of an access to a closed connection.
+    private init(connectionClosedWithSQL sql: String?) {
+        self.extendedResultCode = .SQLITE_MISUSE
+        self.message = "Connection is closed"
+        self.sql = sql
+        self.arguments = nil
+        self.isConnectionClosed = true
     }
 
     init(resultCode: CInt, message: String? = nil, sql: String? = nil, arguments: StatementArguments? = nil) {
@@ -193,8 +208,8 @@ public struct DatabaseError: Error, Sendable {
 
 extension DatabaseError {
     /// The error of an access to a closed database (GRDB's message).
-    static func connectionIsClosed() -> DatabaseError {
-        DatabaseError(resultCode: .SQLITE_MISUSE, message: "Connection is closed")
+    static func connectionIsClosed(sql: String? = nil) -> DatabaseError {
+        DatabaseError(connectionClosedWithSQL: sql)
     }
 
     /// The error of an access to a snapshot whose transaction was ended

@@ -280,6 +280,7 @@ extension Database {
     public func add(function: DatabaseFunction) {
         preconditionValidAccess()
         functions[function.id] = function
+        if isClosed { return } // its statements throw SQLITE_MISUSE anyway
         do {
             try function.install(in: self)
         } catch {
@@ -291,6 +292,7 @@ extension Database {
     public func remove(function: DatabaseFunction) {
         preconditionValidAccess()
         functions[function.id] = nil
+        if isClosed { return }
         function.uninstall(from: self)
     }
 }

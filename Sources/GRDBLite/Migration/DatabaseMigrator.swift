@@ -255,6 +255,10 @@ public struct DatabaseMigrator: Sendable {
         var configuration = db.configuration
         configuration.readonly = false
         configuration.label = "GRDBLite.DatabaseMigrator.temporary"
+        // This runs inside an access of the migrated database: a serial
+        // target queue would deadlock.
+        configuration.targetQueue = nil
+        configuration.writeTargetQueue = nil
         // A database file, as GRDB does: the user's `prepareDatabase` may
         // need one (file controls, WAL...), and migrations may write a lot.
         let directory = FileManager.default.temporaryDirectory

@@ -19,7 +19,8 @@ extension Database {
         extent: TransactionObservationExtent = .observerLifetime)
     {
         preconditionValidAccess()
-        guard !configuration.readonly else { return }
+        // A closed connection has no transaction to tell of.
+        guard !configuration.readonly, !isClosed else { return }
         let broker = observationBroker ?? DatabaseObservationBroker.activate(on: self)
         broker.add(transactionObserver, extent: extent)
         // Installing the authorizer again expires the prepared statements.

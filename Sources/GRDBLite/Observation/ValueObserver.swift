@@ -451,10 +451,3 @@ extension ValueObservationTracking {
         return true
     }
 }
-
-extension DatabaseError {
-    /// Whether the error is the one of an access to a closed database.
-    var isConnectionClosed: Bool {
-        resultCode == .SQLITE_MISUSE && message == DatabaseError.connectionIsClosed().message
-    }
-}

@@ -65,7 +65,9 @@ import TestSupport
             tries.append(numberOfTries)
             return numberOfTries < 3
         }
-        let locker = try DatabaseQueue(path: path)
+        var lockerConfiguration = Configuration()
+        lockerConfiguration.allowsUnsafeTransactions = true // keeps its lock across accesses
+        let locker = try DatabaseQueue(path: path, configuration: lockerConfiguration)
         let dbQueue = try DatabaseQueue(path: path, configuration: configuration)
         try locker.writeWithoutTransaction { db throws in try db.execute(sql: "CREATE TABLE t (a); BEGIN IMMEDIATE") }
         let error = #expect(throws: DatabaseError.self) {
@@ -84,7 +86,9 @@ import TestSupport
         let path = directory.path()
         var configuration = Configuration()
         configuration.busyMode = .timeout(0.01)
-        let locker = try DatabaseQueue(path: path)
+        var lockerConfiguration = Configuration()
+        lockerConfiguration.allowsUnsafeTransactions = true // keeps its lock across accesses
+        let locker = try DatabaseQueue(path: path, configuration: lockerConfiguration)
         let dbQueue = try DatabaseQueue(path: path, configuration: configuration)
         try locker.writeWithoutTransaction { db throws in try db.execute(sql: "CREATE TABLE t (a); BEGIN IMMEDIATE") }
         let error = #expect(throws: DatabaseError.self) {
@@ -167,5 +171,99 @@ import TestSupport
         let dbQueue = try DatabaseQueue(configuration: configuration)
         configuration.label = "b"
         #expect(dbQueue.configuration.label == "a")
+    }
+}
+
+// MARK: - Target queues
+
+extension ConfigurationTests {
+    /// A queue and the key that tells, from inside a block, whether it runs
+    /// on that queue or on a queue that targets it.
+    private struct MarkedQueue {
+        static let key = DispatchSpecificKey<String>()
+        let queue: DispatchQueue
+        let name: String
+
+        init(_ name: String, concurrent: Bool = false) {
+            queue = DispatchQueue(label: name, attributes: concurrent ? .concurrent : [])
+            queue.setSpecific(key: Self.key, value: name)
+            self.name = name
+        }
+
+        /// The name of the marked queue the current block runs on.
+        static var current: String? { DispatchQueue.getSpecific(key: key) }
+    }
+
+    @Test func accessesOfAQueueRunOnTheTargetQueue() throws {
+        let target = MarkedQueue("target")
+        var config = Configuration()
+        config.targetQueue = target.queue
+        let dbQueue = try DatabaseQueue(configuration: config)
+        #expect(try dbQueue.write { _ in MarkedQueue.current } == "target")
+        #expect(try dbQueue.read { _ in MarkedQueue.current } == "target")
+        #expect(MarkedQueue.current == nil)
+    }
+
+    @Test func writableConnectionsPreferTheWriteTargetQueue() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let target = MarkedQueue("target", concurrent: true)
+        let writeTarget = MarkedQueue("writeTarget")
+        var config = Configuration()
+        config.targetQueue = target.queue
+        config.writeTargetQueue = writeTarget.queue
+
+        let dbQueue = try DatabaseQueue(path: directory.path("queue.sqlite"), configuration: config)
+        #expect(try dbQueue.write { _ in MarkedQueue.current } == "writeTarget")
+        #expect(try dbQueue.read { _ in MarkedQueue.current } == "writeTarget")
+
+        // Read-only connections target `targetQueue`.
+        var readonlyConfig = config
+        readonlyConfig.readonly = true
+        let readonlyQueue = try DatabaseQueue(path: directory.path("queue.sqlite"), configuration: readonlyConfig)
+        #expect(try readonlyQueue.read { _ in MarkedQueue.current } == "target")
+
+        // A pool's writer targets `writeTargetQueue`, its readers `targetQueue`.
+        let dbPool = try DatabasePool(path: directory.path("pool.sqlite"), configuration: config)
+        #expect(try dbPool.write { _ in MarkedQueue.current } == "writeTarget")
+        #expect(try dbPool.read { _ in MarkedQueue.current } == "target")
+        #expect(try dbPool.makeSnapshot().read { _ in MarkedQueue.current } == "target")
+    }
+}
+
+// MARK: - Unsafe transactions
+
+extension ConfigurationTests {
+    @Test func unsafeTransactionsAreForbiddenByDefault() {
+        #expect(!Configuration().allowsUnsafeTransactions)
+    }
+
+    /// With `allowsUnsafeTransactions`, a transaction may span accesses.
+    @Test func unsafeTransactionsSpanAccesses() throws {
+        var config = Configuration()
+        config.allowsUnsafeTransactions = true
+        let dbQueue = try DatabaseQueue(configuration: config)
+        try dbQueue.writeWithoutTransaction { db in
+            try db.execute(sql: "CREATE TABLE t (a)")
+            try db.beginTransaction()
+            try db.execute(sql: "INSERT INTO t VALUES (1)")
+        }
+        #expect(dbQueue.inDatabase { $0.isInsideTransaction })
+        try dbQueue.writeWithoutTransaction { db in try db.commit() }
+        #expect(try dbQueue.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM t") } == 1)
+    }
+
+    /// As GRDB: without it, an access that leaves a transaction open traps.
+    @Test(arguments: ["queue", "pool"])
+    func transactionLeftOpenTraps(kind: String) async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) { [kind] in
+            let directory = try TemporaryDirectory()
+            let writer: any DatabaseWriter = kind == "queue"
+                ? try DatabaseQueue()
+                : try DatabasePool(path: directory.path())
+            try writer.writeWithoutTransaction { db in try db.beginTransaction() }
+        }
+        let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(stderr.contains("A transaction has been left opened at the end of a database access"))
     }
 }

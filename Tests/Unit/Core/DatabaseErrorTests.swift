@@ -138,7 +138,9 @@ import TestSupport
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = directory.path()
-        let first = try DatabaseQueue(path: path)
+        var config = Configuration()
+        config.allowsUnsafeTransactions = true // `first` keeps its transaction open
+        let first = try DatabaseQueue(path: path, configuration: config)
         let second = try DatabaseQueue(path: path)
         try first.write { db throws in try db.execute(sql: "CREATE TABLE t (a)") }
         try first.writeWithoutTransaction { db throws in try db.execute(sql: "BEGIN IMMEDIATE; INSERT INTO t VALUES (1)") }

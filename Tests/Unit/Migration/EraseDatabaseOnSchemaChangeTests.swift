@@ -174,3 +174,24 @@ import TestSupport
         #expect(temporaryPaths.allSatisfy { !FileManager.default.fileExists(atPath: $0) })
     }
 }
+
+extension EraseDatabaseOnSchemaChangeTests {
+    /// The temporary database of the comparison doesn't use the target
+    /// queues of the migrated one: the comparison runs on them, and a
+    /// serial one would deadlock (GRDB's issue 741).
+    @Test(arguments: [false, true])
+    func comparisonDoesNotDeadlockOnASerialTargetQueue(writeTarget: Bool) throws {
+        var config = Configuration()
+        if writeTarget {
+            config.writeTargetQueue = DispatchQueue(label: "writeTarget")
+        } else {
+            config.targetQueue = DispatchQueue(label: "target")
+        }
+        let dbQueue = try DatabaseQueue(configuration: config)
+        try migrator(columns: ["name"]).migrate(dbQueue)
+        try insertPlayer(dbQueue)
+        #expect(try dbQueue.read { try migrator(columns: ["name"]).hasSchemaChanges($0) } == false)
+        try migrator(columns: ["name", "score"], identifier: "createPlayer").migrate(dbQueue)
+        #expect(try playerCount(dbQueue) == 0)
+    }
+}

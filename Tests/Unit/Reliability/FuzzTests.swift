@@ -275,6 +275,8 @@ import TestSupport
         var (random, seed) = SeededGenerator.fromEnvironment()
         let budget = WorkBudget()
         var config = Configuration()
+        // Random SQL opens transactions that later operations end.
+        config.allowsUnsafeTransactions = true
         config.prepareDatabase { db in
             // Bounded values (zeroblob, printf) and bounded work.
             sqlite3_limit(db.sqliteConnection, SQLITE_LIMIT_LENGTH, 1_000_000)
@@ -371,6 +373,7 @@ import TestSupport
     static func exercise(path: String, journalMode: Configuration.JournalMode, budget: WorkBudget) throws {
         var config = Configuration()
         config.journalMode = journalMode
+        config.allowsUnsafeTransactions = true
         config.prepareDatabase { db in
             budget.remaining = 10_000
             budget.install(on: db)

@@ -72,16 +72,6 @@ import Testing
         #expect(Self.stderr(result).contains("Database methods are not reentrant"))
     }
 
-    /// `read` can throw the error (SQLITE_MISUSE); `inDatabase` can't.
-    @Test func queueUsedAfterClose() async {
-        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let dbQueue = try DatabaseQueue()
-            try dbQueue.close()
-            _ = try dbQueue.inDatabase { try Int.fetchOne($0, sql: "SELECT 1") }
-        }
-        #expect(Self.stderr(result).contains("was used after close()"))
-    }
-
     @Test func reentrantAccessThroughAnotherQueue() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let a = try DatabaseQueue()

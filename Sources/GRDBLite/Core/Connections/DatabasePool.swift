@@ -116,11 +116,17 @@ public final class DatabasePool: Sendable {
     ///
     /// Afterwards, `read`, `write` and every access that can throw throw
     /// a ``DatabaseError`` of code `SQLITE_MISUSE` ("Connection is
-    /// closed"); `writeWithoutTransaction` and the `unsafe` accesses,
-    /// which can't, trap.
+    /// closed"); `writeWithoutTransaction` and `unsafeReentrantWrite`,
+    /// which only rethrow the errors of their closure, run it, and every
+    /// statement it runs throws.
     ///
     /// - throws: `SQLITE_MISUSE` if the writer is inside a transaction
-    ///   (left open by `writeWithoutTransaction`): then nothing is closed.
+    ///   (left open by `writeWithoutTransaction`), `SQLITE_BUSY` if
+    ///   statements of the writer are still alive (each is logged through
+    ///   ``Database/logError``): then nothing is closed. `SQLITE_BUSY` if
+    ///   statements of a reader are still alive: then the pool is closed
+    ///   all the same, and that reader's connection is freed when they
+    ///   are.
     public func close() throws {
         let context = AccessContext.current
         context.preconditionNotAccessing(self, description: description)
@@ -131,11 +137,22 @@ public final class DatabasePool: Sendable {
                 if db.isInsideTransaction {
                     throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "can't close a database inside a transaction")
                 }
+                // Nothing closes if the writer can't.
+                try db.prepareToClose()
                 // The readers close first: the last connection to close,
                 // the writer, checkpoints the WAL and removes it.
-                for reader in readers.allReaders { reader.closeIfNeeded() }
+                var readerError: (any Error)?
+                for reader in readers.allReaders {
+                    do {
+                        try reader.closeNow()
+                    } catch {
+                        readerError = readerError ?? error
+                        reader.closeIfNeeded()
+                    }
+                }
                 readers.markClosed()
-                writer.closeIfNeeded()
+                try writer.closeNow()
+                if let readerError { throw readerError }
             }
         }
     }
@@ -375,10 +392,7 @@ public final class DatabasePool: Sendable {
     public func writeWithoutTransaction<T>(_ updates: (Database) throws -> T) rethrows -> T {
         let context = AccessContext.current
         preconditionNoWrite(context)
-        return try writer.sync(context, owner: self) { db in
-            guard let db else { usedAfterClose() }
-            return try updates(db)
-        }
+        return try writer.syncEvenIfClosed(context, owner: self, updates)
     }
 
     /// Runs `updates` on the writer, outside of any transaction, without
@@ -390,10 +404,7 @@ public final class DatabasePool: Sendable {
     /// Schedules `updates` on the writer, outside of any transaction, and
     /// returns at once.
     public func asyncWriteWithoutTransaction(_ updates: @escaping @Sendable (Database) -> Void) {
-        writer.async(owner: self) { [self] db in
-            guard let db else { usedAfterClose() }
-            updates(db)
-        }
+        writer.asyncEvenIfClosed(owner: self, updates)
     }
 
     /// Runs `updates` on the writer, outside of any transaction, once the
@@ -437,10 +448,7 @@ public final class DatabasePool: Sendable {
     /// inside a write access of the pool, runs it right away in that
     /// access. From anywhere else (a read included), it runs on the writer.
     public func unsafeReentrantWrite<T>(_ updates: (Database) throws -> T) rethrows -> T {
-        try writer.reentrantSync(.current, owner: self) { db in
-            guard let db else { usedAfterClose() }
-            return try updates(db)
-        }
+        try writer.reentrantSyncEvenIfClosed(.current, owner: self, updates)
     }
 
     /// The same as ``asyncConcurrentRead(_:)``.
@@ -477,14 +485,6 @@ public final class DatabasePool: Sendable {
     /// `SQLITE_MISUSE` after `close()`.
     private func writerExecute<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
         try await writer.execute(owner: self, body)
-    }
-
-    private func usedAfterClose() -> Never {
-        fatalError("""
-            \(description) was used after close(): don't access a database pool once it is closed \
-            (`read`, `write` and the accesses that can throw throw SQLITE_MISUSE then; \
-            `writeWithoutTransaction` and `unsafe` accesses can't, and trap).
-            """)
     }
 
     // MARK: - Snapshots

@@ -57,12 +57,18 @@ public final class DatabaseQueue: Sendable {
     /// Closes the connection. Closing again does nothing.
     ///
     /// Accesses that come after `close()`, or wait for the queue while it
-    /// closes, don't run: the methods that throw (`read`, `write`,
-    /// `inTransaction`, the `async` and `Result` ones) throw or give a
-    /// ``DatabaseError`` of code `SQLITE_MISUSE`; those that only rethrow
-    /// the errors of their closure (`inDatabase`, `writeWithoutTransaction`,
-    /// `unsafeRead`, the `unsafeReentrant` ones, `asyncWriteWithoutTransaction`)
-    /// trap, as a programmer error.
+    /// closes, fail with a ``DatabaseError`` of code `SQLITE_MISUSE`
+    /// ("Connection is closed"): the methods that throw (`read`, `write`,
+    /// `inTransaction`, the `async` and `Result` ones) throw it or give it
+    /// without running their closure; those that only rethrow the errors
+    /// of their closure (`inDatabase`, `writeWithoutTransaction`,
+    /// `unsafeRead`, the `unsafeReentrant` ones,
+    /// `asyncWriteWithoutTransaction`) run it, and every statement it runs
+    /// throws.
+    ///
+    /// - throws: `SQLITE_BUSY` if statements of the connection are still
+    ///   alive (each is logged through ``Database/logError``), and
+    ///   `SQLITE_MISUSE` inside a transaction: the queue then stays open.
     public func close() throws {
         let context = AccessContext.current
         context.preconditionNotAccessing(self, description: db.description)
@@ -91,13 +97,14 @@ public final class DatabaseQueue: Sendable {
         return try connection.sync(context, owner: self, body)
     }
 
-    /// Runs `body` on the queue, with the connection; traps if the queue
-    /// is closed (for the methods that can't throw).
+    /// Runs `body` on the queue, with the connection, even if the queue is
+    /// closed: its statements then throw `SQLITE_MISUSE` (for the methods
+    /// that only rethrow the errors of `body`). Traps if the calling thread
+    /// is inside an access of this queue, which would deadlock.
     private func sync<T>(_ body: (Database) throws -> T) rethrows -> T {
-        try serialized { db in
-            guard let db else { usedAfterClose() }
-            return try body(db)
-        }
+        let context = AccessContext.current
+        context.preconditionNotAccessing(self, description: db.description)
+        return try connection.syncEvenIfClosed(context, owner: self, body)
     }
 
     /// Runs `body` on the queue, with the connection; throws
@@ -110,20 +117,10 @@ public final class DatabaseQueue: Sendable {
     }
 
     /// Runs `body` directly if the calling thread is inside an access of
-    /// this queue, on the queue otherwise.
+    /// this queue, on the queue otherwise; with the connection even if the
+    /// queue is closed.
     private func reentrantSync<T>(_ body: (Database) throws -> T) rethrows -> T {
-        try connection.reentrantSync(AccessContext.current, owner: self) { db in
-            guard let db else { usedAfterClose() }
-            return try body(db)
-        }
-    }
-
-    private func usedAfterClose() -> Never {
-        fatalError("""
-            \(db.description) was used after close(): don't access a database queue once it is \
-            closed (`read`, `write` and `inTransaction` throw SQLITE_MISUSE then; `inDatabase`, \
-            `writeWithoutTransaction` and `unsafe` accesses can't, and trap).
-            """)
+        try connection.reentrantSyncEvenIfClosed(AccessContext.current, owner: self, body)
     }
 
     /// Runs `body` on the queue without blocking the caller, in a context
@@ -193,10 +190,7 @@ public final class DatabaseQueue: Sendable {
     /// Schedules `updates` outside of any transaction, on the queue, and
     /// returns at once.
     public func asyncWriteWithoutTransaction(_ updates: @escaping @Sendable (Database) -> Void) {
-        connection.async(owner: self) { [self] db in
-            guard let db else { usedAfterClose() }
-            updates(db)
-        }
+        connection.asyncEvenIfClosed(owner: self, updates)
     }
 
     /// Runs `updates` outside of any transaction: the same as

@@ -23,6 +23,8 @@ public final class DatabaseSnapshot: DatabaseSnapshotReader {
     init(path: String, configuration: Configuration, description: String) throws {
         var configuration = configuration
         configuration.readonly = true
+        // The snapshot's transaction lasts as long as it does.
+        configuration.allowsUnsafeTransactions = true
         configuration.maximumReaderCount = 1
         connection = try SerializedConnection(path: path, description: description, configuration: configuration)
         try connection.setUp(owner: self)
@@ -36,15 +38,22 @@ public final class DatabaseSnapshot: DatabaseSnapshotReader {
 
     private var description: String { connection.db.description }
 
-    /// Closes the connection. Afterwards, accesses throw `SQLITE_MISUSE`
-    /// (those that can't throw trap).
+    /// Closes the connection. Afterwards, `read` and the accesses that
+    /// throw by themselves throw `SQLITE_MISUSE`; in `unsafeRead`, which
+    /// only rethrows, statements throw it. Closing again does nothing.
+    ///
+    /// - throws: `SQLITE_BUSY` if statements of the connection are still
+    ///   alive (each is logged through ``Database/logError``): the snapshot
+    ///   then stays open, on the same state.
     public func close() throws {
         let context = AccessContext.current
         context.preconditionNotAccessing(self, description: description)
-        connection.sync(context, owner: self) { db in
+        try connection.sync(context, owner: self) { db in
             guard let db else { return }
+            // Fails before the snapshot's transaction ends, if it must.
+            try db.prepareToClose()
             try? db.rollback()
-            connection.closeIfNeeded()
+            try connection.closeNow()
         }
     }
 
@@ -84,10 +93,14 @@ public final class DatabaseSnapshot: DatabaseSnapshotReader {
         }
     }
 
-    /// The same as `read`: a snapshot never changes.
+    /// Runs `value` with the snapshot's connection, as `read` does, but
+    /// without checking that `value` doesn't end the snapshot's
+    /// transaction. After `close()`, its statements throw `SQLITE_MISUSE`.
     @_disfavoredOverload
-    public func unsafeRead<T>(_ value: (Database) throws -> T) throws -> T {
-        try read(value)
+    public func unsafeRead<T>(_ value: (Database) throws -> T) rethrows -> T {
+        let context = AccessContext.current
+        context.preconditionNotAccessing(self, description: description)
+        return try connection.syncEvenIfClosed(context, owner: self, value)
     }
 
     /// The same as `read`: a snapshot never changes.

@@ -48,7 +48,9 @@ public final class DatabaseSnapshotPool: DatabaseSnapshotReader {
 
     private init(path: String, snapshot: WALSnapshot?, configuration: Configuration) throws {
         precondition(configuration.maximumReaderCount > 0, "configuration.maximumReaderCount must be at least 1")
-        let configuration = DatabasePool.readerConfiguration(configuration)
+        var configuration = DatabasePool.readerConfiguration(configuration)
+        // The snapshot's transactions last as long as the pool does.
+        configuration.allowsUnsafeTransactions = true
         let label = configuration.label ?? "GRDBLite.DatabaseSnapshotPool"
         self.path = path
         self.configuration = configuration

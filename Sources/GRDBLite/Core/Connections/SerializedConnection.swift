@@ -7,10 +7,11 @@ import Synchronization
 ///
 /// The accesses run as accesses of an *owner*, the database the user
 /// called (see `AccessContext`). A closed connection gives its accesses
-/// nil instead of the `Database`: each caller decides whether that throws
-/// or traps.
-// @unchecked Sendable: `db` is only used on `queue` (serial), or after
-// `close()` never; `closed` is behind a mutex.
+/// nil instead of the `Database`, so that the caller throws; or, for the
+/// accesses that can't throw by themselves (`inDatabase`...), the closed
+/// `Database`, whose statements throw `SQLITE_MISUSE`.
+// @unchecked Sendable: `db` is only used on `queue` (serial); after
+// `close()` it touches no SQLite handle; `closed` is behind a mutex.
 final class SerializedConnection: @unchecked Sendable {
     let db: Database
     let queue: DispatchQueue
@@ -20,7 +21,7 @@ final class SerializedConnection: @unchecked Sendable {
     /// configuration.
     init(path: String, description: String, configuration: Configuration) throws {
         db = try Database(path: path, description: description, configuration: configuration)
-        queue = DispatchQueue(label: description)
+        queue = configuration.makeDispatchQueue(label: description)
     }
 
     deinit {
@@ -50,6 +51,7 @@ final class SerializedConnection: @unchecked Sendable {
     func sync<T>(_ context: AccessContext, owner: AnyObject, _ body: (Database?) throws -> T) rethrows -> T {
         try queue.sync {
             if isClosed { return try body(nil) }
+            defer { checkNoTransactionLeftOpen() }
             return try context.run(db, of: owner, body)
         }
     }
@@ -63,6 +65,26 @@ final class SerializedConnection: @unchecked Sendable {
         return try sync(context, owner: owner, body)
     }
 
+    /// Runs `body` on the queue, within `context`, with the connection
+    /// even if it is closed: its statements then throw `SQLITE_MISUSE`, as
+    /// in GRDB (for the accesses that only rethrow the errors of their
+    /// closure).
+    func syncEvenIfClosed<T>(_ context: AccessContext, owner: AnyObject, _ body: (Database) throws -> T) rethrows -> T {
+        try queue.sync {
+            defer { checkNoTransactionLeftOpen() }
+            return try context.run(db, of: owner, body)
+        }
+    }
+
+    /// Runs `body` right away if `context` is an access of this connection,
+    /// on the queue otherwise; with the connection even if it is closed.
+    func reentrantSyncEvenIfClosed<T>(_ context: AccessContext, owner: AnyObject, _ body: (Database) throws -> T) rethrows -> T {
+        if context.allows(db) {
+            return try context.run(db, of: owner, body)
+        }
+        return try syncEvenIfClosed(context, owner: owner, body)
+    }
+
     /// Runs `body` on the queue without blocking the caller, in a context
     /// of its own.
     func async(owner: AnyObject, _ body: @escaping @Sendable (Database?) -> Void) {
@@ -71,6 +93,18 @@ final class SerializedConnection: @unchecked Sendable {
         queue.async {
             if self.isClosed { return body(nil) }
             AccessContext.none.run(self.db, of: owner.value, body)
+            self.checkNoTransactionLeftOpen()
+        }
+    }
+
+    /// Runs `body` on the queue without blocking the caller, in a context
+    /// of its own, with the connection even if it is closed.
+    func asyncEvenIfClosed(owner: AnyObject, _ body: @escaping @Sendable (Database) -> Void) {
+        // unsafe: the owner only crosses to the queue to identify the access.
+        let owner = UncheckedSendable(owner)
+        queue.async {
+            AccessContext.none.run(self.db, of: owner.value, body)
+            self.checkNoTransactionLeftOpen()
         }
     }
 
@@ -85,28 +119,59 @@ final class SerializedConnection: @unchecked Sendable {
         }, body)
     }
 
-    // MARK: - Closing
-
-    /// Closes the connection, on its queue, unless a transaction is open.
-    /// Closing again does nothing.
-    func close(_ context: AccessContext, owner: AnyObject) throws {
-        try sync(context, owner: owner) { db in
-            guard let db else { return }
-            try db.rollbackIfNeeded()
-            if db.isInsideTransaction {
-                throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "can't close a database inside a transaction")
-            }
-            closeIfNeeded()
+    /// Traps if an access left a transaction open, unless
+    /// ``Configuration/allowsUnsafeTransactions`` (as GRDB: the next access
+    /// would run in it, unaware). A transaction whose rollback failed (out
+    /// of memory) is not the access's fault: it is rolled back before the
+    /// next statement.
+    private func checkNoTransactionLeftOpen() {
+        if !db.configuration.allowsUnsafeTransactions && !db.needsRollback && db.isInsideTransaction {
+            fatalError("""
+                A transaction has been left opened at the end of a database access of \(db.description): \
+                commit or roll it back before the access returns, or set Configuration.allowsUnsafeTransactions
+                """)
         }
     }
 
-    /// Closes the connection now: on its queue, or when no access can run.
-    func closeIfNeeded() {
+    // MARK: - Closing
+
+    /// Closes the connection, on its queue, unless a transaction is open
+    /// (`SQLITE_MISUSE`) or statements it prepared are still alive
+    /// (`SQLITE_BUSY`): then it stays open. Closing again does nothing.
+    func close(_ context: AccessContext, owner: AnyObject) throws {
+        // Not `sync`: a transaction left open is an error here, not a trap.
+        try queue.sync {
+            if isClosed { return }
+            try context.run(db, of: owner) { db in
+                try db.rollbackIfNeeded()
+                if db.isInsideTransaction {
+                    throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "can't close a database inside a transaction")
+                }
+                try closeNow()
+            }
+        }
+    }
+
+    /// Closes the connection with `sqlite3_close`, which fails and leaves
+    /// it open while statements it prepared are alive. Call it on the queue,
+    /// or when no access can run.
+    func closeNow() throws {
         // Under the lock, so that `interrupt()` never sees a closed connection.
+        try closed.withLock { (closed: inout Bool) throws(any Error) in
+            if closed { return }
+            try db.close()
+            closed = true
+        }
+    }
+
+    /// Closes the connection now, even if statements it prepared are alive
+    /// (SQLite frees it when they are finalized): on its queue, or when no
+    /// access can run.
+    func closeIfNeeded() {
         closed.withLock { closed in
             if closed { return }
             closed = true
-            db.close()
+            db.closeEventually()
         }
     }
 

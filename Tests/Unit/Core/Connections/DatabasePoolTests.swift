@@ -421,7 +421,9 @@ import TestSupport
 
     @Test func closeInsideATransactionIsAnError() throws {
         try Self.withDirectory { directory in
-            let dbPool = try DatabasePool(path: directory.path())
+            var config = Configuration()
+            config.allowsUnsafeTransactions = true
+            let dbPool = try DatabasePool(path: directory.path(), configuration: config)
             try dbPool.writeWithoutTransaction { try $0.execute(sql: "BEGIN IMMEDIATE") }
             let error = #expect(throws: DatabaseError.self) { try dbPool.close() }
             #expect(error?.resultCode == .SQLITE_MISUSE)
@@ -432,22 +434,77 @@ import TestSupport
         }
     }
 
+    /// As GRDB: the writer accesses that only rethrow the errors of their
+    /// closure run it after `close()`, and its statements throw
+    /// `SQLITE_MISUSE`.
     @Test(arguments: ["writeWithoutTransaction", "unsafeReentrantWrite", "asyncWriteWithoutTransaction"])
-    func nonThrowingAccessAfterCloseTraps(method: String) async {
-        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) { [method] in
-            let directory = try TemporaryDirectory()
-            let dbPool = try DatabasePool(path: directory.path())
-            try dbPool.close()
-            switch method {
-            case "writeWithoutTransaction": dbPool.writeWithoutTransaction { _ in }
-            case "unsafeReentrantWrite": dbPool.unsafeReentrantWrite { _ in }
-            default:
-                dbPool.asyncWriteWithoutTransaction { _ in }
-                _ = DispatchSemaphore(value: 0).wait(timeout: .now() + 60)
+    func nonThrowingAccessAfterCloseRunsOnAClosedConnection(method: String) async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let dbPool = try DatabasePool(path: directory.path())
+        try await dbPool.write { db in _ = try db.cachedStatement(sql: "SELECT * FROM sqlite_master") }
+        try dbPool.close()
+        let error: DatabaseError?
+        switch method {
+        case "writeWithoutTransaction":
+            error = #expect(throws: DatabaseError.self) {
+                try dbPool.writeWithoutTransaction { db in try db.execute(sql: "SELECT * FROM sqlite_master") }
+            }
+        case "unsafeReentrantWrite":
+            error = #expect(throws: DatabaseError.self) {
+                try dbPool.unsafeReentrantWrite { db in try db.execute(sql: "SELECT * FROM sqlite_master") }
+            }
+        default:
+            error = await withCheckedContinuation { continuation in
+                dbPool.asyncWriteWithoutTransaction { db in
+                    do {
+                        try db.execute(sql: "SELECT * FROM sqlite_master")
+                        continuation.resume(returning: nil)
+                    } catch {
+                        continuation.resume(returning: error as? DatabaseError)
+                    }
+                }
             }
         }
-        let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-        #expect(stderr.contains("GRDBLite.DatabasePool was used after close()"))
+        #expect(error?.resultCode == .SQLITE_MISUSE)
+        #expect(error?.message == "Connection is closed")
+    }
+
+    /// As GRDB: a statement of the writer still alive prevents closing
+    /// (`SQLITE_BUSY`), and nothing closes.
+    @Test func closeFailsWhileAWriterStatementIsAlive() throws {
+        try Self.withDirectory { directory in
+            let dbPool = try DatabasePool(path: directory.path())
+            do {
+                let statement = try dbPool.write { db in try db.makeStatement(sql: "SELECT * FROM sqlite_master") }
+                try dbPool.read { _ in } // a reader to close
+                withExtendedLifetime(statement) {
+                    let error = #expect(throws: DatabaseError.self) { try dbPool.close() }
+                    #expect(error?.resultCode == .SQLITE_BUSY)
+                }
+            }
+            try dbPool.write { db in try db.execute(sql: "CREATE TABLE t (a)") }
+            #expect(try dbPool.read { try $0.tableExists("t") })
+            try dbPool.close()
+        }
+    }
+
+    /// As GRDB: a statement of a reader still alive makes `close()` throw
+    /// `SQLITE_BUSY`, but the pool is closed all the same.
+    @Test func closeFailsWhileAReaderStatementIsAlive() throws {
+        try Self.withDirectory { directory in
+            let dbPool = try DatabasePool(path: directory.path())
+            let statement = try dbPool.read { db in try db.makeStatement(sql: "SELECT * FROM sqlite_master") }
+            withExtendedLifetime(statement) {
+                let error = #expect(throws: DatabaseError.self) { try dbPool.close() }
+                #expect(error?.resultCode == .SQLITE_BUSY)
+            }
+            for access in [{ try dbPool.write { _ in } }, { try dbPool.read { _ in } }] {
+                let error = #expect(throws: DatabaseError.self) { try access() }
+                #expect(error?.resultCode == .SQLITE_MISUSE)
+            }
+            try dbPool.close()
+        }
     }
 
     /// The pool closes its connections when it is deallocated: the readers

@@ -147,7 +147,9 @@ import TestSupport
     }
 
     @Test func closeInsideATransactionIsAnError() throws {
-        let dbQueue = try DatabaseQueue()
+        var config = Configuration()
+        config.allowsUnsafeTransactions = true
+        let dbQueue = try DatabaseQueue(configuration: config)
         try dbQueue.writeWithoutTransaction { db throws in try db.execute(sql: "BEGIN") }
         let error = #expect(throws: DatabaseError.self) { try dbQueue.close() }
         #expect(error?.resultCode == .SQLITE_MISUSE)
@@ -196,23 +198,102 @@ import TestSupport
         }
     }
 
-    /// The methods that can't throw (they rethrow their closure's errors)
-    /// trap after `close()`.
+    /// As GRDB: the methods that only rethrow the errors of their closure
+    /// run it after `close()`, with a connection whose statements throw
+    /// `SQLITE_MISUSE` (cached ones included), and touch no freed handle.
     @Test(arguments: ["inDatabase", "writeWithoutTransaction", "unsafeRead", "unsafeReentrantRead", "unsafeReentrantWrite"])
-    func nonThrowingAccessAfterCloseTraps(method: String) async {
-        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) { [method] in
-            let dbQueue = try DatabaseQueue()
-            try dbQueue.close()
+    func nonThrowingAccessAfterCloseRunsOnAClosedConnection(method: String) throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.inDatabase { db throws in
+            try db.execute(sql: "CREATE TABLE t (a)")
+            _ = try db.cachedStatement(sql: "SELECT * FROM t")
+        }
+        try dbQueue.close()
+        func access(_ body: (Database) throws -> Void) throws {
             switch method {
-            case "inDatabase": dbQueue.inDatabase { _ in }
-            case "writeWithoutTransaction": dbQueue.writeWithoutTransaction { _ in }
-            case "unsafeRead": dbQueue.unsafeRead { _ in }
-            case "unsafeReentrantRead": dbQueue.unsafeReentrantRead { _ in }
-            default: dbQueue.unsafeReentrantWrite { _ in }
+            case "inDatabase": try dbQueue.inDatabase(body)
+            case "writeWithoutTransaction": try dbQueue.writeWithoutTransaction(body)
+            case "unsafeRead": try dbQueue.unsafeRead(body)
+            case "unsafeReentrantRead": try dbQueue.unsafeReentrantRead(body)
+            default: try dbQueue.unsafeReentrantWrite(body)
             }
         }
-        let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-        #expect(stderr.contains("GRDBLite.DatabaseQueue was used after close(): don't access a database queue once it is closed"))
+        var ran = false
+        let error = #expect(throws: DatabaseError.self) {
+            try access { db in
+                ran = true
+                try db.execute(sql: "SELECT * FROM t")
+            }
+        }
+        #expect(ran)
+        #expect(error?.resultCode == .SQLITE_MISUSE)
+        #expect(error?.message == "Connection is closed")
+        #expect(error?.sql == "SELECT * FROM t")
+        try access { db in
+            for statement in [{ _ = try db.cachedStatement(sql: "SELECT * FROM t") },
+                              { _ = try db.makeStatement(sql: "SELECT 1") },
+                              { _ = try Int.fetchOne(db, sql: "SELECT 1") },
+                              { try db.inTransaction { .commit } },
+                              { try db.checkpoint() }] {
+                let error = #expect(throws: DatabaseError.self) { try statement() }
+                #expect(error?.resultCode == .SQLITE_MISUSE)
+            }
+            #expect(!db.isInsideTransaction)
+            #expect(db.changesCount == 0)
+            #expect(db.lastErrorCode == .SQLITE_MISUSE)
+            db.add(function: DatabaseFunction("f", argumentCount: 0) { _ in 1 })
+            db.releaseMemory()
+            db.interrupt()
+        }
+        // Closing again does nothing.
+        try dbQueue.close()
+    }
+
+    /// `asyncWriteWithoutTransaction` runs its closure after `close()` too.
+    @Test func asyncWriteWithoutTransactionAfterCloseRunsOnAClosedConnection() async throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.close()
+        let error: DatabaseError? = await withCheckedContinuation { continuation in
+            dbQueue.asyncWriteWithoutTransaction { db in
+                do {
+                    try db.execute(sql: "SELECT 1")
+                    continuation.resume(returning: nil)
+                } catch {
+                    continuation.resume(returning: error as? DatabaseError)
+                }
+            }
+        }
+        #expect(error?.resultCode == .SQLITE_MISUSE)
+        #expect(error?.message == "Connection is closed")
+
+        // `asyncWrite` gives the error to its completion.
+        let writeError: DatabaseError? = await withCheckedContinuation { continuation in
+            dbQueue.asyncWrite({ db in try db.execute(sql: "SELECT 1") }, completion: { _, result in
+                guard case .failure(let error) = result else { return continuation.resume(returning: nil) }
+                continuation.resume(returning: error as? DatabaseError)
+            })
+        }
+        #expect(writeError?.resultCode == .SQLITE_MISUSE)
+    }
+
+    /// As GRDB: a statement still alive prevents closing (`SQLITE_BUSY`),
+    /// and the queue stays usable.
+    @Test func closeFailsWhileAStatementIsAlive() throws {
+        let dbQueue = try DatabaseQueue()
+        do {
+            let statement = try dbQueue.inDatabase { db throws in try db.makeStatement(sql: "SELECT * FROM sqlite_master") }
+            try withExtendedLifetime(statement) {
+                let error = #expect(throws: DatabaseError.self) { try dbQueue.close() }
+                #expect(error?.resultCode == .SQLITE_BUSY)
+                try dbQueue.inDatabase { db throws in try db.execute(sql: "SELECT * FROM sqlite_master") }
+            }
+        }
+        try dbQueue.inDatabase { db throws in try db.execute(sql: "SELECT * FROM sqlite_master") }
+        try dbQueue.close()
+        let error = #expect(throws: DatabaseError.self) {
+            try dbQueue.inDatabase { db throws in try db.execute(sql: "SELECT * FROM sqlite_master") }
+        }
+        #expect(error?.resultCode == .SQLITE_MISUSE)
     }
 
     /// `unsafeRead` runs outside of any transaction, and may write (GRDB's

@@ -262,6 +262,36 @@ import TestSupport
         }
     }
 
+    /// As GRDB: `unsafeRead` only rethrows; after `close()` it runs its
+    /// closure, whose statements throw `SQLITE_MISUSE`.
+    @Test func unsafeReadAfterCloseRunsOnAClosedConnection() throws {
+        try Self.withCounter { dbPool in
+            let snapshot = try dbPool.makeSnapshot()
+            #expect(snapshot.unsafeRead { $0.description } == "GRDBLite.DatabasePool.snapshot.1")
+            try snapshot.close()
+            let error = #expect(throws: DatabaseError.self) { try snapshot.unsafeRead(Self.value) }
+            #expect(error?.resultCode == .SQLITE_MISUSE)
+        }
+    }
+
+    /// As GRDB: a statement still alive prevents closing (`SQLITE_BUSY`),
+    /// and the snapshot stays open, on the same state.
+    @Test func closeFailsWhileAStatementIsAlive() throws {
+        try Self.withCounter { dbPool in
+            let snapshot = try dbPool.makeSnapshot()
+            try dbPool.write(Self.increment)
+            do {
+                let statement = try snapshot.read { db in try db.makeStatement(sql: "SELECT * FROM sqlite_master") }
+                withExtendedLifetime(statement) {
+                    let error = #expect(throws: DatabaseError.self) { try snapshot.close() }
+                    #expect(error?.resultCode == .SQLITE_BUSY)
+                }
+            }
+            #expect(try snapshot.read(Self.value) == 0)
+            try snapshot.close()
+        }
+    }
+
     @Test func readInsideReadTraps() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let directory = try TemporaryDirectory()
