@@ -16,3 +16,8 @@ extension Statement {
         }
     }
 }
+
+extension DatabaseCursor {
+    /// The tables and columns the cursor's statement reads.
+    public var databaseRegion: DatabaseRegion { statement.databaseRegion }
+}
