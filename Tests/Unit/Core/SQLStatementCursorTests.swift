@@ -71,8 +71,8 @@ import Testing
 
     @Test func maximumStatementArgumentCount() throws {
         try DatabaseQueue().read { db throws in
-            // SQLite's default: 32766 since SQLite 3.32.
-            #expect(db.maximumStatementArgumentCount == 32766)
+            // At least SQLite's default since 3.32 (Debian's build: 250000).
+            #expect(db.maximumStatementArgumentCount >= 32766)
         }
     }
 }

@@ -172,7 +172,7 @@ import GRDBLite
     @Test func julianDay() throws {
         // 00:30:00 UT on January 1, 2013, to the millisecond.
         let date = try #require(Date(julianDay: 2_456_293.520833))
-        #expect(date.timeIntervalSince1970 == 1_356_999_199.971)
+        #expect(date.timeIntervalSince1970 == 1_357_000_199.971)
         #expect(Date(julianDay: 2_440_587.5) == Date(timeIntervalSince1970: 0))
         #expect(Date(julianDay: .nan) == nil)
         #expect(Date(julianDay: -1) == nil)
