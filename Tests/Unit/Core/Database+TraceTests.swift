@@ -33,18 +33,16 @@ import GRDBLite
         var configuration = Configuration()
         configuration.publicStatementArguments = true
         let dbQueue = try DatabaseQueue(configuration: configuration)
-        var descriptions: [String] = []
         try dbQueue.inDatabase { db in
             try db.execute(sql: "CREATE TABLE t(a NOT NULL)")
-            db.trace { descriptions.append($0.description) }
-            try db.execute(sql: "INSERT INTO t VALUES (?)", arguments: ["x"])
-            db.trace(nil)
+            // recordedSQL records the descriptions of trace events.
+            let descriptions = try recordedSQL(db) { try db.execute(sql: "INSERT INTO t VALUES (?)", arguments: ["x"]) }
+            #expect(descriptions == ["INSERT INTO t VALUES ('x')"])
             let error = try #require(#expect(throws: DatabaseError.self) {
                 try db.execute(sql: "INSERT INTO t VALUES (?)", arguments: [nil])
             })
             #expect(error.description == "SQLite error 19: NOT NULL constraint failed: t.a - while executing `INSERT INTO t VALUES (?)` with arguments [NULL]")
             #expect(error.expandedDescription == error.description)
         }
-        #expect(descriptions == ["INSERT INTO t VALUES ('x')"])
     }
 }
