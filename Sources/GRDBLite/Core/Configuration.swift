@@ -57,6 +57,17 @@ public struct Configuration: Sendable {
     /// not values), as SQLite runs it. Triggered statements start with `--`.
     public var trace: (@Sendable (String) -> Void)?
 
+    /// Whether the descriptions of errors and trace events show the values
+    /// of statement arguments. Default false: they may hold private data
+    /// (use `expandedDescription` to see them anyway).
+    ///
+    /// ```swift
+    /// #if DEBUG
+    /// config.publicStatementArguments = true
+    /// #endif
+    /// ```
+    public var publicStatementArguments = false
+
     /// Whether SQL may use double quotes for string literals. Default false,
     /// so that a misspelled `"column"` is an error instead of a string.
     public var acceptsDoubleQuotedStringLiterals = false

@@ -45,7 +45,10 @@ extension Database {
             if let tail, hasStatement(at: tail) {
                 throw DatabaseError(
                     resultCode: .SQLITE_MISUSE,
-                    message: "multiple statements found: use execute(sql:) to run several statements",
+                    message: """
+                        Multiple statements found. To execute multiple statements, \
+                        use Database.execute(sql:) or Database.allStatements(sql:) instead.
+                        """,
                     sql: sql)
             }
             return statement
@@ -63,7 +66,7 @@ extension Database {
 
     /// Compiles the statement that starts at `start`; nil if there is only
     /// white space or comments.
-    private func prepareStatement(
+    func prepareStatement(
         at start: UnsafePointer<CChar>,
         tail: inout UnsafePointer<CChar>?,
         persistent: Bool) throws -> Statement?
@@ -125,11 +128,13 @@ extension Database {
         try checkNoNULCharacter(sql)
         let givenArguments = arguments
         var arguments = arguments
-        func unusedArgumentsError(_ message: String) -> DatabaseError {
+        // GRDB's message: the number of given values.
+        func unusedArgumentsError() -> DatabaseError {
             DatabaseError(
                 resultCode: .SQLITE_MISUSE,
-                message: "wrong number of statement arguments: \(message)",
-                sql: sql, arguments: givenArguments)
+                message: "wrong number of statement arguments: \(givenArguments.values.count)",
+                sql: sql, arguments: givenArguments,
+                publicStatementArguments: configuration.publicStatementArguments)
         }
         // unsafe: `start`, `current` and `tail` point into this C string and don't escape the closure.
         try sql.withCString { start in
@@ -142,10 +147,7 @@ extension Database {
                 let bindings = try arguments.extractBindings(forStatement: statement, allowingRemainingValues: true)
                 if _slowPath(!arguments.values.isEmpty), !(tail.map(hasStatement(at:)) ?? false) {
                     // Values are left over and no statement follows.
-                    if current == start {
-                        throw unusedArgumentsError("\(givenArguments.values.count) given, \(bindings.count) expected")
-                    }
-                    throw unusedArgumentsError("\(arguments.values.count) left unused")
+                    throw unusedArgumentsError()
                 }
                 try statement.bind(bindings, arguments: StatementArguments(bindings))
                 try executeToCompletion(statement)
@@ -154,7 +156,7 @@ extension Database {
             }
         }
         if !arguments.values.isEmpty {
-            throw unusedArgumentsError("\(arguments.values.count) left unused")
+            throw unusedArgumentsError()
         }
     }
 
@@ -234,6 +236,7 @@ extension Database {
             resultCode: extendedCode != 0 ? extendedCode : code,
             message: message,
             sql: statement.sql,
-            arguments: statement.arguments)
+            arguments: statement.arguments,
+            publicStatementArguments: configuration.publicStatementArguments)
     }
 }

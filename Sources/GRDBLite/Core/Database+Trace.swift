@@ -22,17 +22,23 @@ extension Database {
             public let sql: String
             /// The SQL with the bound values in place of the parameters.
             public let expandedSQL: String
-            public var description: String { sql }
+            /// Whether `description` shows the values (see
+            /// `Configuration.publicStatementArguments`).
+            let publicStatementArguments: Bool
+            /// The SQL, with values in place of parameters when the
+            /// configuration has `publicStatementArguments`.
+            public var description: String { publicStatementArguments ? expandedSQL : sql }
         }
 
         case statement(Statement)
         case profile(statement: Statement, duration: TimeInterval)
 
-        /// The SQL of the statement.
+        /// The SQL of the statement, with values in place of parameters
+        /// when the configuration has `publicStatementArguments`.
         public var description: String {
             switch self {
-            case .statement(let statement): statement.sql
-            case let .profile(statement, duration): "\(String(format: "%.3f", duration))s \(statement.sql)"
+            case .statement(let statement): statement.description
+            case let .profile(statement, duration): "\(String(format: "%.3f", duration))s \(statement.description)"
             }
         }
 
@@ -87,7 +93,8 @@ extension Database {
             defer { sqlite3_free(expanded) }
             let event = TraceEvent.Statement(
                 sql: sql.trimmedSQLStatement,
-                expandedSQL: expanded.map { String(cString: $0).trimmedSQLStatement } ?? sql)
+                expandedSQL: expanded.map { String(cString: $0).trimmedSQLStatement } ?? sql,
+                publicStatementArguments: db.configuration.publicStatementArguments)
             if mask == UInt32(SQLITE_TRACE_PROFILE), let x {
                 let nanoseconds = x.assumingMemoryBound(to: Int64.self).pointee
                 trace(.profile(statement: event, duration: TimeInterval(nanoseconds) / 1e9))

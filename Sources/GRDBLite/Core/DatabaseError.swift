@@ -170,6 +170,9 @@ public struct DatabaseError: Error, Sendable {
     public let sql: String?
     /// The arguments of the statement that failed, if any.
     public let arguments: StatementArguments?
+    /// Whether `description` shows the arguments (see
+    /// `Configuration.publicStatementArguments`).
+    let publicStatementArguments: Bool
 
     /// Whether this is the error of a statement run on a closed
     /// connection (closed by `close()`): a typed identity, where the
@@ -179,16 +182,20 @@ public struct DatabaseError: Error, Sendable {
     /// The primary result code (`SQLITE_CONSTRAINT`).
     public var resultCode: ResultCode { extendedResultCode.primaryResultCode }
 
+    /// An error. `description` shows the arguments only when
+    /// `publicStatementArguments` is true: they may hold private data.
     public init(
         resultCode: ResultCode = .SQLITE_ERROR,
         message: String? = nil,
         sql: String? = nil,
-        arguments: StatementArguments? = nil)
+        arguments: StatementArguments? = nil,
+        publicStatementArguments: Bool = false)
     {
         self.extendedResultCode = resultCode
         self.message = message ?? String(cString: sqlite3_errstr(resultCode.rawValue))
         self.sql = sql
         self.arguments = arguments
+        self.publicStatementArguments = publicStatementArguments
         self.isConnectionClosed = false
     }
 
@@ -198,11 +205,30 @@ public struct DatabaseError: Error, Sendable {
         self.message = "Connection is closed"
         self.sql = sql
         self.arguments = nil
+        self.publicStatementArguments = false
         self.isConnectionClosed = true
     }
 
-    init(resultCode: CInt, message: String? = nil, sql: String? = nil, arguments: StatementArguments? = nil) {
-        self.init(resultCode: ResultCode(rawValue: resultCode), message: message, sql: sql, arguments: arguments)
+    init(
+        resultCode: CInt,
+        message: String? = nil,
+        sql: String? = nil,
+        arguments: StatementArguments? = nil,
+        publicStatementArguments: Bool = false)
+    {
+        self.init(
+            resultCode: ResultCode(rawValue: resultCode), message: message, sql: sql, arguments: arguments,
+            publicStatementArguments: publicStatementArguments)
+    }
+
+    /// The same error, with other arguments.
+    @usableFromInline
+    func with(arguments: StatementArguments) -> DatabaseError {
+        // The closed-connection error keeps its identity.
+        if isConnectionClosed { return self }
+        return DatabaseError(
+            resultCode: extendedResultCode, message: message, sql: sql, arguments: arguments,
+            publicStatementArguments: publicStatementArguments)
     }
 }
 
@@ -332,23 +358,27 @@ extension DatabaseError {
 
 extension DatabaseError: CustomStringConvertible {
     /// `SQLite error 19: UNIQUE constraint failed: player.id - while executing
-    /// `INSERT INTO player (id) VALUES (?)` with arguments [1]`
+    /// `INSERT INTO player (id) VALUES (?)``; the arguments follow (`with
+    /// arguments [1]`) when the connection's configuration has
+    /// `publicStatementArguments`.
     public var description: String {
+        description(showingArguments: publicStatementArguments)
+    }
+
+    private func description(showingArguments: Bool) -> String {
         // The primary code, as GRDB: extended codes are in extendedResultCode.
         var text = "SQLite error \(resultCode.rawValue)"
         if let message { text += ": \(message)" }
-        if let sql {
-            text += " - while executing `\(sql)`"
-            if let arguments, !arguments.isEmpty { text += " with arguments \(arguments)" }
-        }
+        if let sql { text += " - while executing `\(sql.trimmedSQLStatement)`" }
+        if showingArguments, let arguments, !arguments.isEmpty { text += " with arguments \(arguments)" }
         return text
     }
 }
 
 extension DatabaseError {
-    /// The description, with the statement's arguments. The same as
-    /// `description`, which always shows them in GRDBLite.
-    public var expandedDescription: String { description }
+    /// The description, with the statement's arguments whatever
+    /// `publicStatementArguments` says. Mind the private data it may show.
+    public var expandedDescription: String { description(showingArguments: true) }
 }
 
 extension DatabaseError: CustomDebugStringConvertible {

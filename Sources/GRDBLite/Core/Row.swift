@@ -551,3 +551,23 @@ extension Row {
         cacheStorage = cache
     }
 }
+
+// MARK: - Coalesce
+
+extension Row {
+    /// The first non-NULL value of the given columns, or nil:
+    /// `row.coalesce(["nickname", "name"]) as String?`. Traps if a value
+    /// does not convert, as subscripts do.
+    public func coalesce<T: DatabaseValueConvertible>(_ columns: some Collection<String>) -> T? {
+        for column in columns {
+            if let value = self[column] as T? { return value }
+        }
+        return nil
+    }
+
+    /// The first non-NULL value of the given columns, or nil:
+    /// `row.coalesce([Column("nickname"), Column("name")]) as String?`.
+    public func coalesce<T: DatabaseValueConvertible>(_ columns: some Collection<any ColumnExpression>) -> T? {
+        coalesce(columns.lazy.map(\.name))
+    }
+}

@@ -166,7 +166,9 @@ public final class Statement {
         let message = database.lastErrorMessage
         sqlite3_clear_bindings(sqliteStatement)
         argumentsAreBound = argumentNames.isEmpty
-        return DatabaseError(resultCode: code, message: message, sql: sql, arguments: arguments)
+        return DatabaseError(
+            resultCode: code, message: message, sql: sql, arguments: arguments,
+            publicStatementArguments: database.configuration.publicStatementArguments)
     }
 
     /// Makes sure parameters have values before the statement runs.
@@ -217,9 +219,7 @@ public final class Statement {
             try executeBoundValues(count: Int(count), bindingResult: code)
         } catch let error as DatabaseError {
             // Arguments are only built for the error message.
-            throw DatabaseError(
-                resultCode: error.extendedResultCode, message: error.message, sql: error.sql,
-                arguments: StatementArguments(databaseValues(repeat each values)))
+            throw error.with(arguments: StatementArguments(databaseValues(repeat each values)))
         }
     }
 
@@ -264,9 +264,7 @@ public final class Statement {
             try executeBoundValues(bindingResult: code)
         } catch let error as DatabaseError {
             // Arguments are only built for the error message.
-            throw DatabaseError(
-                resultCode: error.extendedResultCode, message: error.message, sql: error.sql,
-                arguments: StatementArguments(namedDatabaseValues(repeat each values)))
+            throw error.with(arguments: StatementArguments(namedDatabaseValues(repeat each values)))
         }
     }
 
@@ -314,7 +312,7 @@ public final class Statement {
         }
         return DatabaseError(
             resultCode: .SQLITE_MISUSE,
-            message: "wrong number of statement arguments: \(given) given, \(argumentNames.count) expected",
+            message: "wrong number of statement arguments: \(given)",
             sql: sql)
     }
 
@@ -349,8 +347,7 @@ public final class Statement {
                 try rejectNamedValues(missingValueError(at: offset, given: namedValues.count))
             }
         } catch let error as DatabaseError {
-            throw DatabaseError(
-                resultCode: error.extendedResultCode, message: error.message, sql: error.sql, arguments: arguments)
+            throw error.with(arguments: arguments)
         }
         try execute(arguments: arguments)
     }
@@ -364,7 +361,7 @@ public final class Statement {
             argumentsAreBound = argumentNames.isEmpty
             throw DatabaseError(
                 resultCode: .SQLITE_MISUSE,
-                message: "wrong number of statement arguments: \(count) given, \(argumentNames.count) expected",
+                message: "wrong number of statement arguments: \(count)",
                 sql: sql)
         }
         try executeBoundValues(bindingResult: bindingResult)

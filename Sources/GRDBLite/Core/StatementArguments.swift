@@ -162,21 +162,22 @@ public struct StatementArguments: Hashable, Sendable {
                 throw DatabaseError(
                     resultCode: .SQLITE_MISUSE,
                     message: "missing statement argument: \(name)",
-                    sql: statement.sql, arguments: self)
+                    sql: statement.sql, arguments: self,
+                    publicStatementArguments: statement.database.configuration.publicStatementArguments)
             } else {
                 throw DatabaseError(
                     resultCode: .SQLITE_MISUSE,
-                    message: "wrong number of statement arguments: \(values.count) given, "
-                        + "\(statement.argumentNames.count) expected",
-                    sql: statement.sql, arguments: self)
+                    message: "wrong number of statement arguments: \(values.count)",
+                    sql: statement.sql, arguments: self,
+                    publicStatementArguments: statement.database.configuration.publicStatementArguments)
             }
         }
         if !allowingRemainingValues && consumed < values.count {
             throw DatabaseError(
                 resultCode: .SQLITE_MISUSE,
-                message: "wrong number of statement arguments: \(values.count) given, "
-                    + "\(statement.argumentNames.count) expected",
-                sql: statement.sql, arguments: self)
+                message: "wrong number of statement arguments: \(values.count)",
+                sql: statement.sql, arguments: self,
+                publicStatementArguments: statement.database.configuration.publicStatementArguments)
         }
         values.removeFirst(consumed)
         return bindings

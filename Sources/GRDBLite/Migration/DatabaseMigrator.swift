@@ -157,6 +157,29 @@ public struct DatabaseMigrator: Sendable {
         }
     }
 
+    /// Applies the migrations that were not applied yet, in order, without
+    /// blocking the current thread; `completion` is called with the
+    /// connection once they have run, or with the error of the first that
+    /// failed (it is rolled back).
+    public func asyncMigrate(
+        _ writer: any DatabaseWriter,
+        completion: @escaping @Sendable (Result<Database, any Error>) -> Void)
+    {
+        writer.asyncBarrierWriteWithoutTransaction { dbResult in
+            do {
+                let db = try dbResult.get()
+                if let last = registeredMigrations.last {
+                    try db.withSchemaSource(nil) {
+                        try migrate(db, upTo: last.identifier)
+                    }
+                }
+                completion(.success(db))
+            } catch {
+                completion(.failure(error))
+            }
+        }
+    }
+
     private func migrate(_ db: Database, upTo targetIdentifier: String) throws {
         if eraseDatabaseOnSchemaChange {
             var needsErase = false

@@ -49,3 +49,8 @@ extension DatabaseRegion {
         }
     }
 }
+
+extension DatabaseCursor {
+    /// The tables and columns the cursor's statement reads.
+    public var databaseRegion: DatabaseRegion { statement.databaseRegion }
+}

@@ -32,6 +32,28 @@ extension FetchableRecord where Self: Decodable {
     }
 }
 
+/// Decodes `Decodable` records from rows, as `init(row:)` does: for
+/// records whose `init(row:)` does more than decode.
+///
+/// ```swift
+/// struct Player: Decodable, FetchableRecord {
+///     init(row: Row) throws {
+///         self = try FetchableRecordDecoder().decode(Player.self, from: row)
+///         // ...
+///     }
+/// }
+/// ```
+public class FetchableRecordDecoder {
+    /// A decoder.
+    public init() { }
+
+    /// The record of type `type` decoded from `row`, with the decoding
+    /// strategies of `type`.
+    public func decode<T: FetchableRecord & Decodable>(_ type: T.Type, from row: Row) throws -> T {
+        try T(from: RowDecoder<T>(row: row, codingPath: []))
+    }
+}
+
 /// The `Decoder` of `Decodable` records.
 @usableFromInline
 struct RowDecoder<Record: FetchableRecord>: Decoder {

@@ -95,9 +95,7 @@ final class RecordStorage: SchemaDependentCache {
         do {
             try db.executeToCompletion(statement)
         } catch let error as DatabaseError {
-            throw DatabaseError(
-                resultCode: error.extendedResultCode, message: error.message, sql: error.sql,
-                arguments: StatementArguments(container.databaseValues))
+            throw error.with(arguments: StatementArguments(container.databaseValues))
         }
         return InsertionSuccess(
             rowID: db.lastInsertedRowID,

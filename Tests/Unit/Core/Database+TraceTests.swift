@@ -27,4 +27,22 @@ import GRDBLite
         #expect(profiles[0].1.hasSuffix("s INSERT INTO t VALUES ('x')"))
         #expect(profiles[0].1.wholeMatch(of: /[0-9]+\.[0-9]{3}s .*/) != nil)
     }
+
+    /// With `publicStatementArguments`, `description` shows the values too.
+    @Test func publicStatementArguments() throws {
+        var configuration = Configuration()
+        configuration.publicStatementArguments = true
+        let dbQueue = try DatabaseQueue(configuration: configuration)
+        try dbQueue.inDatabase { db in
+            try db.execute(sql: "CREATE TABLE t(a NOT NULL)")
+            // recordedSQL records the descriptions of trace events.
+            let descriptions = try recordedSQL(db) { try db.execute(sql: "INSERT INTO t VALUES (?)", arguments: ["x"]) }
+            #expect(descriptions == ["INSERT INTO t VALUES ('x')"])
+            let error = try #require(#expect(throws: DatabaseError.self) {
+                try db.execute(sql: "INSERT INTO t VALUES (?)", arguments: [nil])
+            })
+            #expect(error.description == "SQLite error 19: NOT NULL constraint failed: t.a - while executing `INSERT INTO t VALUES (?)` with arguments [NULL]")
+            #expect(error.expandedDescription == error.description)
+        }
+    }
 }

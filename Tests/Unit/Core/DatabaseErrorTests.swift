@@ -107,8 +107,9 @@ import TestSupport
         })
         // As in GRDB, the arguments of the failed statement, in the order of its parameters.
         #expect(error.arguments == [1, "Arthur"])
-        #expect(error.description.hasSuffix(#"with arguments [1, "Arthur"]"#))
-        #expect(error.expandedDescription == error.description)
+        // As in GRDB, the description hides them: they may be private.
+        #expect(error.description.hasSuffix("while executing `INSERT INTO player (id, name) VALUES (?, :name)`"))
+        #expect(error.expandedDescription == error.description + #" with arguments [1, "Arthur"]"#)
         let row = try #require(#expect(throws: DatabaseError.self) {
             try dbQueue.write { db throws in try Row.fetchAll(db, sql: "SELECT * FROM player WHERE id = ? AND nope", arguments: [1]) }
         })
@@ -178,9 +179,9 @@ import TestSupport
             try dbQueue.write { db throws in try db.execute(sql: "INSERT INTO player (id, name) VALUES (?, ?)", arguments: [2]) }
         })
         #expect(error.resultCode == .SQLITE_MISUSE)
-        #expect(error.message == "wrong number of statement arguments: 1 given, 2 expected")
+        #expect(error.message == "wrong number of statement arguments: 1")
         #expect(error.sql == "INSERT INTO player (id, name) VALUES (?, ?)")
-        #expect(error.description.hasPrefix("SQLite error 21: wrong number of statement arguments: 1 given, 2 expected - while executing `INSERT INTO player (id, name) VALUES (?, ?)`"))
+        #expect(error.description.hasPrefix("SQLite error 21: wrong number of statement arguments: 1 - while executing `INSERT INTO player (id, name) VALUES (?, ?)`"))
     }
 
     @Test func missingNamedArgument() throws {
@@ -203,7 +204,10 @@ import TestSupport
         #expect(error.description == "SQLite error 1: SQL logic error")
         let custom = DatabaseError(resultCode: .SQLITE_CONSTRAINT_UNIQUE, message: "boom", sql: "SELECT 1", arguments: [1])
         #expect(custom.resultCode == .SQLITE_CONSTRAINT)
-        #expect(custom.description == "SQLite error 19: boom - while executing `SELECT 1` with arguments [1]")
+        #expect(custom.description == "SQLite error 19: boom - while executing `SELECT 1`")
+        #expect(custom.expandedDescription == "SQLite error 19: boom - while executing `SELECT 1` with arguments [1]")
+        let disclosed = DatabaseError(resultCode: .SQLITE_CONSTRAINT, sql: "SELECT 1", arguments: [1], publicStatementArguments: true)
+        #expect(disclosed.description == "SQLite error 19: constraint failed - while executing `SELECT 1` with arguments [1]")
         #expect(custom.debugDescription == "DatabaseError(\(custom.description))")
     }
 

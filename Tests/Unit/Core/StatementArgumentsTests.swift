@@ -56,7 +56,7 @@ import GRDBLite
                 try Row.fetchOne(db, sql: "SELECT ?, ?", arguments: [1])
             })
             #expect(error.resultCode == .SQLITE_MISUSE)
-            #expect(error.message == "wrong number of statement arguments: 1 given, 2 expected")
+            #expect(error.message == "wrong number of statement arguments: 1")
             #expect(error.sql == "SELECT ?, ?")
             #expect(error.arguments == [1])
             #expect(throws: DatabaseError.self) { try db.execute(sql: "SELECT ?") }
@@ -69,11 +69,11 @@ import GRDBLite
                 try Row.fetchOne(db, sql: "SELECT ?", arguments: [1, 2])
             })
             #expect(error.resultCode == .SQLITE_MISUSE)
-            #expect(error.message == "wrong number of statement arguments: 2 given, 1 expected")
+            #expect(error.message == "wrong number of statement arguments: 2")
             let executeError = try #require(#expect(throws: DatabaseError.self) {
                 try db.execute(sql: "SELECT ?; SELECT ?", arguments: [1, 2, 3])
             })
-            #expect(executeError.message == "wrong number of statement arguments: 1 left unused")
+            #expect(executeError.message == "wrong number of statement arguments: 3")
             #expect(executeError.arguments == [1, 2, 3])
             #expect(throws: DatabaseError.self) { try db.execute(sql: "SELECT 1", arguments: [1]) }
         }

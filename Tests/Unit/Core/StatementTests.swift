@@ -100,7 +100,7 @@ import GRDBLite
             ])
             let error = #expect(throws: DatabaseError.self) { try statement.execute(values: "Craig") }
             #expect(error?.resultCode == .SQLITE_MISUSE)
-            #expect(error?.message == "wrong number of statement arguments: 1 given, 2 expected")
+            #expect(error?.message == "wrong number of statement arguments: 1")
             let constraint = try db.makeStatement(sql: "INSERT INTO player (id, name) VALUES (?, ?)")
             let conflict = #expect(throws: DatabaseError.self) { try constraint.execute(values: 1, "Dan") }
             #expect(conflict?.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY)

@@ -382,3 +382,34 @@ private func snapshot(_ db: Database) throws -> [String] {
         #expect(try dbQueue.read { try migrator.appliedMigrations($0) } == ["library", "orphan"])
     }
 }
+
+extension DatabaseMigratorTests {
+    @Test func asyncMigrate() async throws {
+        let dbQueue = try DatabaseQueue()
+        let migrator = {
+            var migrator = loggingMigrator(["a", "b"])
+            migrator.registerMigration("failing") { db in
+                try db.execute(sql: "INSERT INTO log VALUES ('failing')")
+                throw MigrationError()
+            }
+            return migrator
+        }()
+        let result = await withCheckedContinuation { continuation in
+            migrator.asyncMigrate(dbQueue) { result in
+                continuation.resume(returning: result.map { db in (try? migrator.appliedMigrations(db)) ?? [] })
+            }
+        }
+        // The migrations before the failing one are applied; the failing
+        // one is rolled back.
+        #expect(throws: MigrationError.self) { try result.get() }
+        #expect(try log(dbQueue) == ["a", "b"])
+        #expect(try await dbQueue.read { db throws in try migrator.appliedMigrations(db) } == ["a", "b"])
+
+        let success = await withCheckedContinuation { continuation in
+            loggingMigrator(["a", "b"]).asyncMigrate(dbQueue) { result in
+                continuation.resume(returning: result.map { db in (try? migrator.appliedMigrations(db)) ?? [] })
+            }
+        }
+        #expect(try success.get() == ["a", "b"])
+    }
+}

@@ -61,7 +61,8 @@ public struct SQL: Sendable {
                         resultCode: .SQLITE_MISUSE,
                         message: "statement arguments are not supported here: interpolate values in the SQL literal instead",
                         sql: sql,
-                        arguments: arguments)
+                        arguments: arguments,
+                        publicStatementArguments: context.db.configuration.publicStatementArguments)
                 }
                 result += sql
                 context.append(arguments)

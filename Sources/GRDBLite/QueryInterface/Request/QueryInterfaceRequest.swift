@@ -296,7 +296,7 @@ extension QueryInterfaceRequest {
         try updateAll(db, onConflict: conflictResolution, assignments)
     }
 
-    private var defaultConflictResolutionForUpdate: Database.ConflictResolution {
+    var defaultConflictResolutionForUpdate: Database.ConflictResolution {
         // Dynamic, as in GRDB: generic code gets the record's policy too.
         (RowDecoder.self as? any MutablePersistableRecord.Type)?.persistenceConflictPolicy.conflictResolutionForUpdate
             ?? .abort

@@ -115,19 +115,22 @@ struct SQLQueryGenerator: SQLSubqueryGenerator {
     /// table WHERE rowid IN (SELECT rowid FROM table JOIN ... GROUP BY
     /// ...)`. Grouped otherwise, the request has no rows of the table to
     /// delete: `SQLITE_MISUSE`.
-    func makeDeleteStatement(_ db: Database) throws -> Statement {
+    ///
+    /// - parameter selection: The columns of a `RETURNING` clause, if any.
+    func makeDeleteStatement(_ db: Database, selection: [any SQLSelectable] = []) throws -> Statement {
         if try needsKeySubquery(db, operation: "delete") {
             let context = SQLGenerationContext(db)
             let sql = try relation.allCTEs.withClauseSQL(context)
                 + "DELETE FROM " + relation.source.tableName.quotedDatabaseIdentifier
                 + keySubqueryClause(context)
+                + returningSQL(context, selection: selection)
             return try makeStatement(db, sql: sql, context: context)
         }
         let alias = QualifiedRelation(relation).alias
         let context = SQLGenerationContext(db, aliases: [alias])
         var sql = try relation.ctes.withClauseSQL(context)
         sql += "DELETE FROM " + tableSQL(context, alias: alias, keyword: " AS ")
-        sql += try whereOrderLimitSQL(context, alias: alias)
+        sql += try whereOrderLimitSQL(context, alias: alias, selection: selection)
         return try makeStatement(db, sql: sql, context: context)
     }
 
@@ -139,7 +142,8 @@ struct SQLQueryGenerator: SQLSubqueryGenerator {
     func makeUpdateStatement(
         _ db: Database,
         conflictResolution: Database.ConflictResolution,
-        assignments: [ColumnAssignment]) throws -> Statement?
+        assignments: [ColumnAssignment],
+        selection: [any SQLSelectable] = []) throws -> Statement?
     {
         // `noOverwrite` assignments set nothing.
         let assignments = assignments.compactMap { assignment in assignment.value.map { (assignment.columnName, $0) } }
@@ -156,9 +160,9 @@ struct SQLQueryGenerator: SQLSubqueryGenerator {
             try columnName.quotedDatabaseIdentifier + " = " + value.qualified(with: alias).sql(context)
         }.joined(separator: ", ")
         if usesSubquery {
-            sql += try keySubqueryClause(context)
+            sql += try keySubqueryClause(context) + returningSQL(context, selection: selection)
         } else {
-            sql += try whereOrderLimitSQL(context, alias: alias)
+            sql += try whereOrderLimitSQL(context, alias: alias, selection: selection)
         }
         return try makeStatement(db, sql: sql, context: context)
     }
@@ -211,11 +215,29 @@ struct SQLQueryGenerator: SQLSubqueryGenerator {
         return statement
     }
 
-    private func whereOrderLimitSQL(_ context: SQLGenerationContext, alias: TableAliasBase) throws -> String {
+    /// ` RETURNING ...`, or the empty string for an empty selection. The
+    /// returned columns are those of the deleted or updated table, never
+    /// qualified: `RETURNING *`, `RETURNING "id", "name"`.
+    private func returningSQL(_ context: SQLGenerationContext, selection: [any SQLSelectable]) throws -> String {
+        if selection.isEmpty { return "" }
+        let alias = TableAliasBase(tableName: relation.source.tableName)
+        let returningContext = context.subqueryContext(aliases: [alias])
+        return try " RETURNING " + selection.map { try $0.sqlSelection.qualified(with: alias).sql(returningContext) }
+            .joined(separator: ", ")
+    }
+
+    /// ` WHERE ... [RETURNING ...] [ORDER BY ...] [LIMIT ...]`, in the
+    /// order of SQLite's grammar.
+    private func whereOrderLimitSQL(
+        _ context: SQLGenerationContext,
+        alias: TableAliasBase,
+        selection: [any SQLSelectable] = []) throws -> String
+    {
         var sql = ""
         if let filter = try relation.filter?.resolve(context.db).qualified(with: alias) {
             sql += try " WHERE " + filter.sql(context)
         }
+        sql += try returningSQL(context, selection: selection)
         // SQLite honors ORDER BY and LIMIT in DELETE and UPDATE when built
         // with SQLITE_ENABLE_UPDATE_DELETE_LIMIT (Debian's is).
         if let limit = relation.limit {

@@ -101,3 +101,22 @@ extension NSDate: DatabaseValueConvertible {
         Date.fromDatabaseValue(dbValue).map { self.init(timeIntervalSinceReferenceDate: $0.timeIntervalSinceReferenceDate) }
     }
 }
+
+extension Date {
+    /// The date of a [Julian day](https://en.wikipedia.org/wiki/Julian_day),
+    /// with SQLite's precision (the nearest millisecond), or nil if the
+    /// number is not finite or out of SQLite's range.
+    ///
+    /// ```swift
+    /// let julianDay = try Double.fetchOne(db, sql: "SELECT julianday('now')")!
+    /// let date = Date(julianDay: julianDay)
+    /// ```
+    public init?(julianDay: Double) {
+        // SQLite's range: 0000-01-01 to 9999-12-31 (see date.c).
+        guard julianDay.isFinite, julianDay >= 0, julianDay <= 5_373_484.499999 else { return nil }
+        // SQLite counts milliseconds from the Julian day 0, and the Unix
+        // epoch is the Julian day 2440587.5.
+        let milliseconds = Int64((julianDay * 86_400_000).rounded())
+        self.init(timeIntervalSince1970: Double(milliseconds - 210_866_760_000_000) / 1000)
+    }
+}

@@ -191,3 +191,20 @@ import GRDBLite
         }
     }
 }
+
+@Suite struct DateFromJulianDayTests {
+    @Test func julianDay() throws {
+        // 00:30:00 UT on January 1, 2013, to the millisecond.
+        let date = try #require(Date(julianDay: 2_456_293.520833))
+        #expect(date.timeIntervalSince1970 == 1_357_000_199.971)
+        #expect(Date(julianDay: 2_440_587.5) == Date(timeIntervalSince1970: 0))
+        #expect(Date(julianDay: .nan) == nil)
+        #expect(Date(julianDay: -1) == nil)
+        #expect(Date(julianDay: 1e12) == nil)
+        // As SQLite computes it.
+        try DatabaseQueue().read { db throws in
+            let julianDay = try #require(try Double.fetchOne(db, sql: "SELECT julianday('2013-01-01 00:30:00')"))
+            #expect(Date(julianDay: julianDay) == Date(timeIntervalSince1970: 1_357_000_200))
+        }
+    }
+}
