@@ -39,6 +39,34 @@ public final class TableAlias<RowDecoder>: TableAliasBase, @unchecked Sendable {
     }
 }
 
+extension TableAlias {
+    /// Whether the alias refers to a row: false when an optional join finds
+    /// no row. Its primary key is tested: `"author"."id" IS NOT NULL`.
+    ///
+    /// ```swift
+    /// // Books without author
+    /// let authorAlias = TableAlias<Author>()
+    /// let request = Book
+    ///     .joining(optional: Book.author.aliased(authorAlias))
+    ///     .filter(!authorAlias.exists)
+    /// ```
+    public var exists: SQLExpression {
+        SQLExpression(impl: .resolved(AliasExistence(alias: self)))
+    }
+}
+
+/// `alias.primaryKey IS NOT NULL`, with the rowid, or the first column of
+/// the primary key of a WITHOUT ROWID table.
+private struct AliasExistence: SQLExpressionResolver {
+    let alias: TableAliasBase
+
+    func expression(_ db: Database) throws -> SQLExpression {
+        let primaryKey = try db.primaryKey(alias.tableName)
+        let column = primaryKey.rowIDColumn ?? (primaryKey.tableHasRowID ? "rowid" : primaryKey.columns[0])
+        return .compare(.isNot, SQLExpression(impl: .qualifiedColumn(column, alias)), .null)
+    }
+}
+
 extension TableAlias where RowDecoder: TableRecord {
     /// What key paths start from: the `Columns` of the record.
     public typealias DatabaseComponents = RowDecoder.DatabaseComponents
