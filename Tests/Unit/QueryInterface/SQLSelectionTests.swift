@@ -91,6 +91,33 @@ private typealias Player = QueryInterfaceFixtures.Player
         }
     }
 
+    private struct Parent: TableRecord { }
+    private struct Child: TableRecord {
+        static let parent = belongsTo(Parent.self, using: ForeignKey(["parentA", "parentB"]))
+    }
+
+    @Test func aliasExistsWithCompoundPrimaryKey() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db throws in
+            try db.execute(sql: """
+                CREATE TABLE parent (a, b, PRIMARY KEY (a, b)) WITHOUT ROWID;
+                CREATE TABLE child (id INTEGER PRIMARY KEY, parentA, parentB);
+                INSERT INTO parent VALUES (1, 2);
+                INSERT INTO child VALUES (1, 1, 2), (2, 3, 4);
+                """)
+            let alias = TableAlias<Parent>()
+            let orphans = Child.joining(optional: Child.parent.aliased(alias)).filter(!alias.exists)
+            #expect(try sqlAndArguments(db, orphans).sql == """
+                SELECT "child".* FROM "child" \
+                LEFT JOIN "parent" ON ("parent"."a" = "child"."parentA") AND ("parent"."b" = "child"."parentB") \
+                WHERE ("parent"."a" IS NULL) AND ("parent"."b" IS NULL)
+                """)
+            #expect(try Int64.fetchAll(db, orphans.select(Column("id"), as: Int64.self)) == [2])
+            let adopted = Child.joining(optional: Child.parent.aliased(alias)).filter(alias.exists)
+            #expect(try Int64.fetchAll(db, adopted.select(Column("id"), as: Int64.self)) == [1])
+        }
+    }
+
     @Test func rawValueColumns() throws {
         enum Columns: String, ColumnExpression { case id, name }
         try dbQueue.read { db throws in

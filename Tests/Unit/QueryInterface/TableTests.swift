@@ -74,6 +74,18 @@ private typealias Player = QueryInterfaceFixtures.Player
         }
     }
 
+    @Test func selectingSQL() throws {
+        try dbQueue.read { db throws in
+            let table = Table("player")
+            let (sql, arguments) = try sqlAndArguments(db, table.select(sql: "id, ?", arguments: ["O'Brien"]))
+            #expect(sql == #"SELECT id, ? FROM "player""#)
+            #expect(arguments == ["O'Brien"])
+            #expect(try sqlAndArguments(db, table.select(literal: "id, \(1)")).sql == #"SELECT id, ? FROM "player""#)
+            #expect(try table.filter(key: 2).select(sql: "name", as: String.self).fetchOne(db) == "Barbara")
+            #expect(try table.filter(key: 3).select(literal: "name", as: String.self).fetchOne(db) == "Craig")
+        }
+    }
+
     @Test func batchOperations() throws {
         try dbQueue.write { db throws in
             let table = Table("player")

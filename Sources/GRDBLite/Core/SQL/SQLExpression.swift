@@ -294,7 +294,7 @@ extension SQLExpression {
         case let .collated(expression, collation):
             return expression.negated.collating(collation)
         case .resolved(let resolver):
-            return SQLExpression(impl: .resolved(NegatedResolver(base: resolver)))
+            return SQLExpression(impl: .resolved(resolver.negated))
         default:
             return SQLExpression(impl: .not(self))
         }
@@ -583,13 +583,6 @@ extension String {
 /// key...), when SQL is generated.
 protocol SQLExpressionResolver: Sendable {
     func expression(_ db: Database) throws -> SQLExpression
-}
-
-/// The negation of a resolved expression.
-private struct NegatedResolver: SQLExpressionResolver {
-    let base: any SQLExpressionResolver
-
-    func expression(_ db: Database) throws -> SQLExpression {
-        try base.expression(db).negated
-    }
+    /// The logical negation.
+    var negated: any SQLExpressionResolver { get }
 }

@@ -57,6 +57,30 @@ extension Table {
     }
 
     /// All rows, with extra selected columns.
+    /// The rows, selecting raw SQL: `select(sql: "id, name")`.
+    public func select(sql: String, arguments: StatementArguments = StatementArguments()) -> QueryInterfaceRequest<RowDecoder> {
+        all().select(sql: sql, arguments: arguments)
+    }
+
+    /// The rows, selecting an SQL literal.
+    public func select(literal sqlLiteral: SQL) -> QueryInterfaceRequest<RowDecoder> {
+        all().select(literal: sqlLiteral)
+    }
+
+    /// A request of another type, that selects raw SQL.
+    public func select<T>(
+        sql: String,
+        arguments: StatementArguments = StatementArguments(),
+        as type: T.Type = T.self) -> QueryInterfaceRequest<T>
+    {
+        all().select(sql: sql, arguments: arguments, as: type)
+    }
+
+    /// A request of another type, that selects an SQL literal.
+    public func select<T>(literal sqlLiteral: SQL, as type: T.Type = T.self) -> QueryInterfaceRequest<T> {
+        all().select(literal: sqlLiteral, as: type)
+    }
+
     public func annotated(with selection: any SQLSelectable...) -> QueryInterfaceRequest<RowDecoder> {
         all().annotated(with: selection)
     }

@@ -55,15 +55,23 @@ extension TableAlias {
     }
 }
 
-/// `alias.primaryKey IS NOT NULL`, with the rowid, or the first column of
-/// the primary key of a WITHOUT ROWID table.
+/// `alias.primaryKey IS NOT NULL`, with the rowid, or the columns of the
+/// primary key of a WITHOUT ROWID table (all NULL when negated).
 private struct AliasExistence: SQLExpressionResolver {
     let alias: TableAliasBase
+    var isNegated = false
+
+    var negated: any SQLExpressionResolver {
+        AliasExistence(alias: alias, isNegated: !isNegated)
+    }
 
     func expression(_ db: Database) throws -> SQLExpression {
         let primaryKey = try db.primaryKey(alias.tableName)
-        let column = primaryKey.rowIDColumn ?? (primaryKey.tableHasRowID ? "rowid" : primaryKey.columns[0])
-        return .compare(.isNot, SQLExpression(impl: .qualifiedColumn(column, alias)), .null)
+        let columns = primaryKey.rowIDColumn.map { [$0] } ?? (primaryKey.tableHasRowID ? ["rowid"] : primaryKey.columns)
+        let tests = columns.map {
+            SQLExpression.compare(isNegated ? .is : .isNot, SQLExpression(impl: .qualifiedColumn($0, alias)), .null)
+        }
+        return tests.count == 1 ? tests[0] : .associative(.and, tests)
     }
 }
 
