@@ -79,7 +79,11 @@ extension TableRecord where DatabaseComponents == Columns.Type {
 extension TableRecord {
     /// The SQL of the selected columns.
     static func selectionSQL(_ context: SQLGenerationContext) throws -> String {
-        try databaseSelection.map { try $0.sqlSelection.sql(context) }.joined(separator: ", ")
+        // Qualified with the table, unwritten in a single-table query, for
+        // selections such as `.allColumns(excluding:)` that need it.
+        let alias = TableAliasBase(tableName: databaseTableName)
+        let context = context.subqueryContext(aliases: [alias])
+        return try databaseSelection.map { try $0.sqlSelection.qualified(with: alias).sql(context) }.joined(separator: ", ")
     }
 
     /// `SELECT <selection> FROM <table> [WHERE ...] [LIMIT 1]`.

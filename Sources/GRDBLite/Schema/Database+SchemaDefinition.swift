@@ -92,6 +92,21 @@ extension Database {
         try execute(sql: sql)
     }
 
+    /// Creates a view from a request (an `SQLRequest` or a request of the
+    /// query interface), whose values are written as SQL literals.
+    ///
+    /// ```swift
+    /// try db.create(view: "champion", as: Player.filter { $0.score > 1000 })
+    /// ```
+    public func create(
+        view name: String,
+        options: ViewOptions = [],
+        columns: [String]? = nil,
+        as request: any SQLSubqueryable) throws
+    {
+        try create(view: name, options: options, columns: columns, asLiteral: SQL(elements: [.subquery(request.sqlSubquery)]))
+    }
+
     /// Drops a view: `DROP VIEW`.
     public func drop(view name: String) throws {
         try execute(sql: "DROP VIEW \(name.quotedDatabaseIdentifier)")

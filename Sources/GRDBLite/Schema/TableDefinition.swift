@@ -244,6 +244,13 @@ public final class TableDefinition {
         checks.append(condition.sqlExpression)
     }
 
+    /// Adds a check constraint on a value, such as a string: `t.check("a <
+    /// b")` checks the string `'a < b'`, which is not what one means.
+    @available(*, deprecated, message: "Use check(sql:) for SQL, or check(_:) with an expression")
+    public func check(_ condition: some SQLExpressible) {
+        checks.append(condition.sqlExpression)
+    }
+
     /// Adds a check constraint with SQL: `t.check(sql: "a < b")`.
     public func check(sql: String) {
         checks.append(SQL(sql: sql).sqlExpression)

@@ -74,6 +74,18 @@ private typealias Player = QueryInterfaceFixtures.Player
         }
     }
 
+    @Test func selectingSQL() throws {
+        try dbQueue.read { db throws in
+            let table = Table("player")
+            let (sql, arguments) = try sqlAndArguments(db, table.select(sql: "id, ?", arguments: ["O'Brien"]))
+            #expect(sql == #"SELECT id, ? FROM "player""#)
+            #expect(arguments == ["O'Brien"])
+            #expect(try sqlAndArguments(db, table.select(literal: "id, \(1)")).sql == #"SELECT id, ? FROM "player""#)
+            #expect(try table.filter(key: 2).select(sql: "name", as: String.self).fetchOne(db) == "Barbara")
+            #expect(try table.filter(key: 3).select(literal: "name", as: String.self).fetchOne(db) == "Craig")
+        }
+    }
+
     @Test func batchOperations() throws {
         try dbQueue.write { db throws in
             let table = Table("player")
@@ -81,6 +93,62 @@ private typealias Player = QueryInterfaceFixtures.Player
             #expect(try table.updateAll(db, [Column("score") += 1]) == 5)
             #expect(try table.filter(key: 1).deleteAll(db) == 1)
             #expect(try table.deleteAll(db) == 4)
+        }
+    }
+
+    @Test func keys() throws {
+        try dbQueue.write { db throws in
+            let table = Table<Void>("player")
+            let sql = try recordedSQL(db) { () throws in
+                #expect(try table.exists(db, key: 1))
+                #expect(try !table.exists(db, key: 42))
+                #expect(try !table.exists(db, key: nil as Int?))
+                #expect(try table.exists(db, key: ["name": "Craig"]))
+                #expect(try table.deleteOne(db, key: 1))
+                #expect(try !table.deleteOne(db, key: 1))
+                #expect(try table.deleteOne(db, key: ["name": "Craig"]))
+                #expect(try table.deleteAll(db, keys: [2, 4, 42]) == 2)
+                #expect(try table.deleteAll(db, keys: [["name": "Élodie"]]) == 1)
+                #expect(try table.deleteAll(db, keys: [Int]()) == 0)
+            }
+            // No statement for a nil key, nor for no key.
+            #expect(sql.filter { !$0.hasPrefix("PRAGMA") } == [
+                #"SELECT EXISTS (SELECT * FROM "player" WHERE "id" = ?)"#,
+                #"SELECT EXISTS (SELECT * FROM "player" WHERE "id" = ?)"#,
+                #"SELECT EXISTS (SELECT * FROM "player" WHERE "name" = ?)"#,
+                #"DELETE FROM "player" WHERE "id" = ?"#,
+                #"DELETE FROM "player" WHERE "id" = ?"#,
+                #"DELETE FROM "player" WHERE "name" = ?"#,
+                #"DELETE FROM "player" WHERE "id" IN (?, ?, ?)"#,
+                #"DELETE FROM "player" WHERE "name" = ?"#,
+            ])
+            #expect(try table.fetchCount(db) == 0)
+        }
+    }
+
+    @Test func identifiableKeys() throws {
+        try dbQueue.write { db throws in
+            let table = Table<Player>("player")
+            #expect(try table.exists(db, id: 2))
+            #expect(try table.deleteOne(db, id: 2))
+            #expect(try !table.exists(db, id: 2))
+            #expect(try table.deleteAll(db, ids: [1, 3]) == 2)
+            #expect(try table.fetchCount(db) == 2)
+        }
+    }
+
+    @Test func updatesWithClosures() throws {
+        try dbQueue.write { db throws in
+            let table = Table<Player>("player")
+            let sql = try recordedSQL(db) { () throws in
+                #expect(try table.updateAll(db) { $0.score.set(to: 0) } == 5)
+                #expect(try table.updateAll(db, onConflict: .ignore) { [$0.score += 1, $0.team.set(to: nil)] } == 5)
+            }
+            #expect(sql == [
+                #"UPDATE "player" SET "score" = ?"#,
+                #"UPDATE OR IGNORE "player" SET "score" = "score" + ?, "team" = ?"#,
+            ])
+            #expect(try Int.fetchAll(db, sql: "SELECT DISTINCT score FROM player") == [1])
         }
     }
 }

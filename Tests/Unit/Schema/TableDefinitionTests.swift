@@ -362,4 +362,25 @@ import GRDBLite
             #expect(try !db.viewExists("names"))
         }
     }
+
+    @Test func viewsOfRequests() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.inDatabase { db in
+            try db.create(table: "player") { t in
+                t.column("name", .text)
+                t.column("score", .integer)
+            }
+            let sql = try recordedSchemaSQL(db) {
+                try db.create(view: "arthur", as: Table("player").filter(Column("name") == "O'Brien"))
+                try db.create(view: "best", options: .temporary, columns: ["n"], as: SQLRequest<String>(literal: "SELECT name FROM player WHERE score > \(1000)"))
+            }
+            #expect(sql == [
+                #"CREATE VIEW "arthur" AS SELECT * FROM "player" WHERE "name" = 'O''Brien'"#,
+                #"CREATE TEMPORARY VIEW "best" ("n") AS SELECT name FROM player WHERE score > 1000"#,
+            ])
+            try db.execute(sql: "INSERT INTO player VALUES ('O''Brien', 500), ('Barbara', 1500)")
+            #expect(try String.fetchAll(db, sql: "SELECT n FROM best") == ["Barbara"])
+            #expect(try Int.fetchAll(db, sql: "SELECT score FROM arthur") == [500])
+        }
+    }
 }

@@ -8,6 +8,24 @@ public protocol ColumnExpression: SQLSpecificExpressible {
 
 extension ColumnExpression {
     public var sqlExpression: SQLExpression { .column(name) }
+
+    /// The column, never qualified with a table: for a column that
+    /// belongs to no table, such as the alias of an annotation.
+    ///
+    /// ```swift
+    /// // SELECT player.*, (score + bonus) AS total, team.* ... ORDER BY total
+    /// Player.annotated { ($0.score + $0.bonus).forKey("total") }
+    ///     .including(required: Player.team)
+    ///     .order(Column("total").detached)
+    /// ```
+    public var detached: SQLExpression {
+        SQL(sql: name.quotedDatabaseIdentifier).sqlExpression
+    }
+}
+
+extension ColumnExpression where Self: RawRepresentable, Self.RawValue == String {
+    /// The raw value: `enum Columns: String, ColumnExpression { case name }`.
+    public var name: String { rawValue }
 }
 
 /// A database column.
@@ -67,6 +85,39 @@ public struct AllColumns: SQLSelectable, Sendable {
 extension SQLSelectable where Self == AllColumns {
     /// All columns: `*`.
     public static var allColumns: AllColumns { AllColumns() }
+}
+
+/// All columns of a table but some: `.allColumns(excluding: ["secret"])`.
+///
+/// ```swift
+/// struct Player: TableRecord {
+///     static var databaseSelection: [any SQLSelectable] {
+///         [.allColumns(excluding: ["generatedColumn"])]
+///     }
+/// }
+/// // SELECT "id", "name" FROM "player"
+/// ```
+public struct AllColumnsExcluding: SQLSelectable, Sendable {
+    let excludedColumns: Set<CaseInsensitiveIdentifier>
+
+    /// All columns but `excludedColumns` (compared case-insensitively).
+    public init(_ excludedColumns: some Collection<String>) {
+        self.excludedColumns = Set(excludedColumns.map(CaseInsensitiveIdentifier.init))
+    }
+
+    public var sqlSelection: SQLSelection { SQLSelection(impl: .allColumnsExcluding(excludedColumns)) }
+}
+
+extension SQLSelectable where Self == AllColumnsExcluding {
+    /// All columns of the table but the named ones.
+    public static func allColumns(excluding excludedColumns: some Collection<String>) -> Self {
+        AllColumnsExcluding(excludedColumns)
+    }
+
+    /// All columns of the table but the given ones.
+    public static func allColumns(excluding excludedColumns: some Collection<any ColumnExpression>) -> Self {
+        AllColumnsExcluding(excludedColumns.map(\.name))
+    }
 }
 
 extension Row {

@@ -17,6 +17,8 @@ public struct SQL: Sendable {
         case subquery(SQLSubquery)
         /// A selection that is not an expression: `\(AllColumns())`.
         case selection(SQLSelection)
+        /// An ordering term: `\(Column("name").desc)`.
+        case ordering(SQLOrdering)
     }
 
     var elements: [Element]
@@ -72,6 +74,8 @@ public struct SQL: Sendable {
                 result += try subquery.sql(context)
             case .selection(let selection):
                 result += try selection.sql(context)
+            case .ordering(let ordering):
+                result += try ordering.sql(context)
             }
         }
         return result
@@ -84,6 +88,7 @@ public struct SQL: Sendable {
             switch element {
             case .sql, .subquery: element
             case .selection(let selection): .selection(selection.qualified(with: alias))
+            case .ordering(let ordering): .ordering(ordering.qualified(with: alias))
             case .expression(let expression): .expression(expression.qualified(with: alias))
             }
         })
@@ -162,6 +167,11 @@ public struct SQLInterpolation: StringInterpolationProtocol {
         elements += literal.elements
     }
 
+    /// Another literal, embedded as is (not as an expression).
+    public mutating func appendInterpolation(_ sqlLiteral: SQL) {
+        elements += sqlLiteral.elements
+    }
+
     /// A value, bound as an argument, or a column or an expression.
     public mutating func appendInterpolation(_ expressible: some SQLExpressible) {
         elements.append(.expression(expressible.sqlExpression))
@@ -173,9 +183,96 @@ public struct SQLInterpolation: StringInterpolationProtocol {
         elements.append(.expression(expressible.sqlExpression))
     }
 
+    /// An expression of unknown type, or NULL when nil.
+    @_disfavoredOverload
+    public mutating func appendInterpolation(_ expressible: (any SQLExpressible)?) {
+        if let expressible {
+            elements.append(.expression(expressible.sqlExpression))
+        } else {
+            appendLiteral("NULL")
+        }
+    }
+
     /// A selection: `"SELECT \(AllColumns()) FROM player"`.
     public mutating func appendInterpolation(_ selection: some SQLSelectable) {
         elements.append(.selection(selection.sqlSelection))
+    }
+
+    /// A selection of unknown type, or NULL when nil.
+    @_disfavoredOverload
+    public mutating func appendInterpolation(_ selection: (any SQLSelectable)?) {
+        if let selection {
+            elements.append(.selection(selection.sqlSelection))
+        } else {
+            appendLiteral("NULL")
+        }
+    }
+
+    /// An ordering term: `"ORDER BY \(Column("score").desc)"`.
+    public mutating func appendInterpolation(_ ordering: some SQLOrderingTerm) {
+        elements.append(.ordering(ordering.sqlOrdering))
+    }
+
+    /// An ordering term of unknown type.
+    @_disfavoredOverload
+    public mutating func appendInterpolation(_ ordering: any SQLOrderingTerm) {
+        elements.append(.ordering(ordering.sqlOrdering))
+    }
+
+    /// A column named after a coding key: `"SELECT \(CodingKeys.name)"`.
+    public mutating func appendInterpolation(_ key: some CodingKey) {
+        elements.append(.expression(.column(key.stringValue)))
+    }
+
+    /// A coding key that is also a column.
+    public mutating func appendInterpolation(_ key: some CodingKey & SQLSpecificExpressible) {
+        elements.append(.expression(key.sqlExpression))
+    }
+
+    /// A coding key of unknown type, as a column.
+    @_disfavoredOverload
+    public mutating func appendInterpolation(_ key: any CodingKey) {
+        elements.append(.expression(.column(key.stringValue)))
+    }
+
+    /// A parenthesized list of values or expressions, for `IN`:
+    /// `"WHERE id IN \(ids)"` is `WHERE id IN (?,?,?)`. An empty sequence
+    /// gives a list that contains nothing: `(SELECT NULL WHERE NULL)`.
+    public mutating func appendInterpolation(_ sequence: some Sequence<some SQLExpressible>) {
+        appendList(sequence.map(\.sqlExpression))
+    }
+
+    /// A parenthesized list of expressions of unknown types.
+    public mutating func appendInterpolation(_ sequence: some Sequence<any SQLExpressible>) {
+        appendList(sequence.map(\.sqlExpression))
+    }
+
+    /// A value that is also a sequence of values (`Data`) is one value.
+    public mutating func appendInterpolation<S>(_ expressible: S) where S: SQLExpressible & Sequence, S.Element: SQLExpressible {
+        elements.append(.expression(expressible.sqlExpression))
+    }
+
+    private mutating func appendList(_ expressions: [SQLExpression]) {
+        guard !expressions.isEmpty else {
+            appendLiteral("(SELECT NULL WHERE NULL)")
+            return
+        }
+        appendLiteral("(")
+        for (index, expression) in expressions.enumerated() {
+            if index > 0 { appendLiteral(",") }
+            elements.append(.expression(expression))
+        }
+        appendLiteral(")")
+    }
+
+    /// The name of a collation: `"COLLATE \(.nocase)"`.
+    public mutating func appendInterpolation(_ collation: Database.CollationName) {
+        appendLiteral(collation.rawValue)
+    }
+
+    /// The name of a custom collation: `"COLLATE \(.localizedCompare)"`.
+    public mutating func appendInterpolation(_ collation: DatabaseCollation) {
+        appendLiteral(collation.name)
     }
 
     /// A request, as GRDB writes it: its SQL without parentheses, as in
@@ -184,9 +281,13 @@ public struct SQLInterpolation: StringInterpolationProtocol {
         elements.append(.subquery(subquery.sqlSubquery))
     }
 
-    /// An optional value: NULL when nil.
+    /// An optional value: `NULL`, written in the SQL, when nil.
     public mutating func appendInterpolation(_ value: (some DatabaseValueConvertible)?) {
-        elements.append(.expression(.value(value?.databaseValue ?? .null)))
+        if let value {
+            elements.append(.expression(.value(value.databaseValue)))
+        } else {
+            appendLiteral("NULL")
+        }
     }
 
     /// An identifier, quoted: `"SELECT * FROM \(identifier: tableName)"`.
@@ -230,4 +331,10 @@ extension Database {
         }
         return statement
     }
+}
+
+/// `count` question marks separated by commas, for SQL written by hand:
+/// `databaseQuestionMarks(count: 3)` is `"?,?,?"`.
+public func databaseQuestionMarks(count: Int) -> String {
+    Array(repeating: "?", count: count).joined(separator: ",")
 }

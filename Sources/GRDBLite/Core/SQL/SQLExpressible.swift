@@ -17,6 +17,10 @@ extension SQLSpecificExpressible {
     public var sqlOrdering: SQLOrdering { .expression(sqlExpression) }
 }
 
+/// A value is an expression that can be selected, ordered, aliased and
+/// collated: `1.databaseValue.forKey("one")`.
+extension DatabaseValue: SQLSpecificExpressible { }
+
 /// A term of a SELECT clause: an expression, or all columns (`*`).
 public protocol SQLSelectable {
     /// The selection.
@@ -31,6 +35,10 @@ public struct SQLSelection: Sendable {
         /// `"player".*` when the request involves several tables, `*`
         /// otherwise.
         case qualifiedAllColumns(TableAliasBase)
+        /// All columns but some: needs a table, given by qualification.
+        case allColumnsExcluding(Set<CaseInsensitiveIdentifier>)
+        /// The columns of the table of the alias, but some.
+        case qualifiedAllColumnsExcluding(TableAliasBase, Set<CaseInsensitiveIdentifier>)
         case expression(SQLExpression)
         /// `expression AS "name"`
         case aliased(SQLExpression, name: String)
@@ -62,7 +70,8 @@ public struct SQLSelection: Sendable {
     func qualified(with alias: TableAliasBase) -> SQLSelection {
         switch impl {
         case .allColumns: SQLSelection(impl: .qualifiedAllColumns(alias))
-        case .qualifiedAllColumns: self
+        case .qualifiedAllColumns, .qualifiedAllColumnsExcluding: self
+        case .allColumnsExcluding(let excluded): SQLSelection(impl: .qualifiedAllColumnsExcluding(alias, excluded))
         case .expression(let expression): .expression(expression.qualified(with: alias))
         case let .aliased(expression, name): .aliased(expression.qualified(with: alias), name: name)
         case .literal(let sql): .literal(sql.qualified(with: alias))
@@ -84,6 +93,19 @@ public struct SQLSelection: Sendable {
         case .qualifiedAllColumns(let alias):
             if let qualifier = context.qualifier(for: alias) { return "\(qualifier.quotedDatabaseIdentifier).*" }
             return "*"
+        case .allColumnsExcluding:
+            throw DatabaseError(
+                resultCode: .SQLITE_MISUSE,
+                message: "allColumns(excluding:) needs a table: use it in the selection of a request or of a record type")
+        case let .qualifiedAllColumnsExcluding(alias, excluded):
+            // The columns of `SELECT *`, as SQLite sees them.
+            let names = try context.db.cachedStatement(sql: "SELECT * FROM \(alias.tableName.quotedDatabaseIdentifier)").columnNames
+            let remaining = names.filter { !excluded.contains(CaseInsensitiveIdentifier($0)) }
+            if remaining.count == names.count {
+                return try SQLSelection(impl: .qualifiedAllColumns(alias)).sql(context)
+            }
+            return try remaining.map { try SQLExpression.column($0).qualified(with: alias).sql(context) }
+                .joined(separator: ", ")
         case .expression(let expression):
             return try expression.sql(context)
         case let .aliased(expression, name):

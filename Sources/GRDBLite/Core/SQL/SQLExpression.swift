@@ -42,6 +42,11 @@ public struct SQLExpression: Sendable {
         case aggregate(String, [SQLExpression], isDistinct: Bool, filter: SQLExpression?)
         /// `COUNT(*)`
         case countAll
+        /// `CAST(expression AS storageClass)`
+        case cast(SQLExpression, Database.StorageClass)
+        /// An expression that depends on the schema, resolved when SQL is
+        /// generated (by a layer that knows the schema).
+        case resolved(any SQLExpressionResolver)
     }
 
     let impl: Impl
@@ -53,6 +58,11 @@ public struct SQLExpression: Sendable {
     /// A value, bound as a statement argument.
     public static func value(_ dbValue: DatabaseValue) -> SQLExpression {
         SQLExpression(impl: .value(dbValue))
+    }
+
+    /// `CAST(expression AS storageClass)`
+    static func cast(_ expression: SQLExpression, as storageClass: Database.StorageClass) -> SQLExpression {
+        SQLExpression(impl: .cast(expression, storageClass))
     }
 
     /// A column.
@@ -283,6 +293,8 @@ extension SQLExpression {
             return SQLExpression(impl: .exists(subquery, isNegated: !isNegated))
         case let .collated(expression, collation):
             return expression.negated.collating(collation)
+        case .resolved(let resolver):
+            return SQLExpression(impl: .resolved(resolver.negated))
         default:
             return SQLExpression(impl: .not(self))
         }
@@ -317,7 +329,7 @@ extension SQLExpression {
     func qualified(with alias: TableAliasBase) -> SQLExpression {
         let q = { (expression: SQLExpression) in expression.qualified(with: alias) }
         switch impl {
-        case .value, .qualifiedColumn, .subquery, .exists, .countAll:
+        case .value, .qualifiedColumn, .subquery, .exists, .countAll, .resolved:
             return self
         case .column(let name):
             return SQLExpression(impl: .qualifiedColumn(name, alias))
@@ -341,6 +353,8 @@ extension SQLExpression {
             return SQLExpression(impl: .not(q(expression)))
         case let .collated(expression, collation):
             return SQLExpression(impl: .collated(q(expression), collation))
+        case let .cast(expression, storageClass):
+            return SQLExpression(impl: .cast(q(expression), storageClass))
         case let .function(name, arguments):
             return SQLExpression(impl: .function(name, arguments.map(q)))
         case let .aggregate(name, arguments, isDistinct, filter):
@@ -358,7 +372,7 @@ extension SQLExpression {
         switch impl {
         case .aggregate, .countAll:
             return true
-        case .collated(let expression, _), .unary(_, let expression), .not(let expression):
+        case .collated(let expression, _), .unary(_, let expression), .not(let expression), .cast(let expression, _):
             return expression.isAggregate
         case let .binary(_, lhs, rhs), let .compare(_, lhs, rhs):
             return lhs.isAggregate || rhs.isAggregate
@@ -495,6 +509,10 @@ extension SQLExpression {
             sql = result
         case .countAll:
             return "COUNT(*)"
+        case let .cast(expression, storageClass):
+            return try "CAST(" + expression.sql(context) + " AS " + storageClass.rawValue + ")"
+        case .resolved(let resolver):
+            return try resolver.expression(context.db).sql(context, wrappedInParenthesis: wrappedInParenthesis)
         }
         return wrappedInParenthesis ? "(" + sql + ")" : sql
     }
@@ -559,4 +577,12 @@ extension String {
         } && !(utf8.first! >= 0x30 && utf8.first! <= 0x39)
         return isPlain ? self : quotedDatabaseIdentifier
     }
+}
+
+/// Writes an expression that depends on the database schema (a primary
+/// key...), when SQL is generated.
+protocol SQLExpressionResolver: Sendable {
+    func expression(_ db: Database) throws -> SQLExpression
+    /// The logical negation.
+    var negated: any SQLExpressionResolver { get }
 }

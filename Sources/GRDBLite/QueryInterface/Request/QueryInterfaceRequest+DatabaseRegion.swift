@@ -62,7 +62,7 @@ extension SQLRelation {
 extension SQLSelection {
     fileprivate var mayReadOtherRows: Bool {
         switch impl {
-        case .allColumns, .qualifiedAllColumns: false
+        case .allColumns, .qualifiedAllColumns, .allColumnsExcluding, .qualifiedAllColumnsExcluding: false
         case .expression(let expression), .aliased(let expression, _): expression.mayReadOtherRows
         case .literal: true
         }
@@ -74,7 +74,7 @@ extension SQLExpression {
     /// subquery, or raw SQL.
     fileprivate var mayReadOtherRows: Bool {
         switch impl {
-        case .value, .column, .qualifiedColumn, .countAll:
+        case .value, .column, .qualifiedColumn, .countAll, .resolved:
             return false
         case .literal, .subquery, .exists:
             return true
@@ -89,7 +89,7 @@ extension SQLExpression {
             return lhs.mayReadOtherRows || rhs.mayReadOtherRows
         case let .like(lhs, pattern, escape, _):
             return lhs.mayReadOtherRows || pattern.mayReadOtherRows || (escape?.mayReadOtherRows ?? false)
-        case .unary(_, let expression), .not(let expression), .collated(let expression, _):
+        case .unary(_, let expression), .not(let expression), .collated(let expression, _), .cast(let expression, _):
             return expression.mayReadOtherRows
         case let .associative(_, operands), let .function(_, operands):
             return operands.contains(where: \.mayReadOtherRows)

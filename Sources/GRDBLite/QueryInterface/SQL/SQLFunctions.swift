@@ -34,6 +34,11 @@ public func count(distinct value: some SQLSpecificExpressible) -> SQLExpression 
     .aggregate("COUNT", [value.sqlExpression], isDistinct: true)
 }
 
+/// `CAST(value AS storageClass)`: `cast(Column("score"), as: .real)`.
+public func cast(_ expression: some SQLSpecificExpressible, as storageClass: Database.StorageClass) -> SQLExpression {
+    .cast(expression.sqlExpression, as: storageClass)
+}
+
 /// `LENGTH(value)`
 public func length(_ value: some SQLSpecificExpressible) -> SQLExpression {
     .function("LENGTH", [value.sqlExpression])

@@ -57,6 +57,30 @@ extension Table {
     }
 
     /// All rows, with extra selected columns.
+    /// The rows, selecting raw SQL: `select(sql: "id, name")`.
+    public func select(sql: String, arguments: StatementArguments = StatementArguments()) -> QueryInterfaceRequest<RowDecoder> {
+        all().select(sql: sql, arguments: arguments)
+    }
+
+    /// The rows, selecting an SQL literal.
+    public func select(literal sqlLiteral: SQL) -> QueryInterfaceRequest<RowDecoder> {
+        all().select(literal: sqlLiteral)
+    }
+
+    /// A request of another type, that selects raw SQL.
+    public func select<T>(
+        sql: String,
+        arguments: StatementArguments = StatementArguments(),
+        as type: T.Type = T.self) -> QueryInterfaceRequest<T>
+    {
+        all().select(sql: sql, arguments: arguments, as: type)
+    }
+
+    /// A request of another type, that selects an SQL literal.
+    public func select<T>(literal sqlLiteral: SQL, as type: T.Type = T.self) -> QueryInterfaceRequest<T> {
+        all().select(literal: sqlLiteral, as: type)
+    }
+
     public func annotated(with selection: any SQLSelectable...) -> QueryInterfaceRequest<RowDecoder> {
         all().annotated(with: selection)
     }
@@ -161,6 +185,26 @@ extension Table {
 }
 
 extension Table where RowDecoder: TableRecord {
+    /// Updates all rows: `Table<Player>("player").updateAll(db) { $0.score.set(to: 0) }`.
+    @discardableResult
+    public func updateAll(
+        _ db: Database,
+        onConflict conflictResolution: Database.ConflictResolution? = nil,
+        assignment: (DatabaseComponents) throws -> ColumnAssignment) throws -> Int
+    {
+        try all().updateAll(db, onConflict: conflictResolution, assignment: assignment)
+    }
+
+    /// Updates all rows: `updateAll(db) { [$0.score.set(to: 0), $0.bonus += 1] }`.
+    @discardableResult
+    public func updateAll(
+        _ db: Database,
+        onConflict conflictResolution: Database.ConflictResolution? = nil,
+        assignments: (DatabaseComponents) throws -> [ColumnAssignment]) throws -> Int
+    {
+        try all().updateAll(db, onConflict: conflictResolution, assignments: assignments)
+    }
+
     /// What the closures of requests receive: the `Columns` of the record.
     public typealias DatabaseComponents = RowDecoder.DatabaseComponents
 
@@ -177,6 +221,87 @@ extension Table where RowDecoder: TableRecord {
     /// All rows, with the selected columns.
     public func select(_ selection: (DatabaseComponents) throws -> any SQLSelectable) rethrows -> QueryInterfaceRequest<RowDecoder> {
         try all().select(selection)
+    }
+}
+
+// MARK: - Keys
+
+extension Table {
+    /// Whether a row matches `condition`.
+    private func exists(_ db: Database, where condition: SQLExpression) throws -> Bool {
+        let (sql, arguments) = try SQL("SELECT EXISTS (\(all().filter(condition)))").build(db)
+        return try Bool.fetchOne(db.cachedStatement(sql: sql), arguments: arguments) ?? false
+    }
+
+    /// Deletes the rows that match `condition`.
+    private func deleteAll(_ db: Database, where condition: SQLExpression) throws -> Int {
+        try all().filter(condition).deleteAll(db)
+    }
+
+    /// Whether a row has this primary key. A nil key matches no row: the
+    /// database is not hit.
+    public func exists(_ db: Database, key: some DatabaseValueConvertible) throws -> Bool {
+        let key = key.databaseValue
+        if key.isNull { return false }
+        return try exists(db, where: RecordKeys.primaryKey(db, table: tableName, values: [key]))
+    }
+
+    /// Whether a row matches this unique key: `["email": "a@example.com"]`.
+    public func exists(_ db: Database, key: [String: (any DatabaseValueConvertible)?]) throws -> Bool {
+        try exists(db, where: RecordKeys.uniqueKeys(db, table: tableName, keys: [key]))
+    }
+
+    /// Deletes the row with this primary key; returns whether a row was
+    /// deleted.
+    @discardableResult
+    public func deleteOne(_ db: Database, key: some DatabaseValueConvertible) throws -> Bool {
+        let key = key.databaseValue
+        if key.isNull { return false }
+        return try deleteAll(db, where: RecordKeys.primaryKey(db, table: tableName, values: [key])) > 0
+    }
+
+    /// Deletes the rows with these primary keys; returns the number of
+    /// deleted rows.
+    @discardableResult
+    public func deleteAll(_ db: Database, keys: some Collection<some DatabaseValueConvertible>) throws -> Int {
+        if keys.isEmpty { return 0 }
+        return try deleteAll(db, where: RecordKeys.primaryKey(db, table: tableName, values: keys.map(\.databaseValue)))
+    }
+
+    /// Deletes the row with this unique key; returns whether a row was
+    /// deleted.
+    @discardableResult
+    public func deleteOne(_ db: Database, key: [String: (any DatabaseValueConvertible)?]) throws -> Bool {
+        try deleteAll(db, where: RecordKeys.uniqueKeys(db, table: tableName, keys: [key])) > 0
+    }
+
+    /// Deletes the rows with these unique keys; returns the number of
+    /// deleted rows.
+    @discardableResult
+    public func deleteAll(_ db: Database, keys: [[String: (any DatabaseValueConvertible)?]]) throws -> Int {
+        if keys.isEmpty { return 0 }
+        return try deleteAll(db, where: RecordKeys.uniqueKeys(db, table: tableName, keys: keys))
+    }
+}
+
+extension Table where RowDecoder: Identifiable, RowDecoder.ID: DatabaseValueConvertible {
+    /// Whether a row has this primary key.
+    public func exists(_ db: Database, id: RowDecoder.ID) throws -> Bool {
+        try exists(db, key: id)
+    }
+
+    /// Deletes the row with this primary key; returns whether a row was
+    /// deleted.
+    @discardableResult
+    public func deleteOne(_ db: Database, id: RowDecoder.ID) throws -> Bool {
+        try deleteOne(db, key: id)
+    }
+
+    /// Deletes the rows with these primary keys; returns the number of
+    /// deleted rows.
+    @discardableResult
+    public func deleteAll(_ db: Database, ids: some Collection<RowDecoder.ID>) throws -> Int {
+        try deleteAll(db, keys: ids)
     }
 }
 

@@ -39,6 +39,42 @@ public final class TableAlias<RowDecoder>: TableAliasBase, @unchecked Sendable {
     }
 }
 
+extension TableAlias {
+    /// Whether the alias refers to a row: false when an optional join finds
+    /// no row. Its primary key is tested: `"author"."id" IS NOT NULL`.
+    ///
+    /// ```swift
+    /// // Books without author
+    /// let authorAlias = TableAlias<Author>()
+    /// let request = Book
+    ///     .joining(optional: Book.author.aliased(authorAlias))
+    ///     .filter(!authorAlias.exists)
+    /// ```
+    public var exists: SQLExpression {
+        SQLExpression(impl: .resolved(AliasExistence(alias: self)))
+    }
+}
+
+/// `alias.primaryKey IS NOT NULL`, with the rowid, or the columns of the
+/// primary key of a WITHOUT ROWID table (all NULL when negated).
+private struct AliasExistence: SQLExpressionResolver {
+    let alias: TableAliasBase
+    var isNegated = false
+
+    var negated: any SQLExpressionResolver {
+        AliasExistence(alias: alias, isNegated: !isNegated)
+    }
+
+    func expression(_ db: Database) throws -> SQLExpression {
+        let primaryKey = try db.primaryKey(alias.tableName)
+        let columns = primaryKey.rowIDColumn.map { [$0] } ?? (primaryKey.tableHasRowID ? ["rowid"] : primaryKey.columns)
+        let tests = columns.map {
+            SQLExpression.compare(isNegated ? .is : .isNot, SQLExpression(impl: .qualifiedColumn($0, alias)), .null)
+        }
+        return tests.count == 1 ? tests[0] : .associative(.and, tests)
+    }
+}
+
 extension TableAlias where RowDecoder: TableRecord {
     /// What key paths start from: the `Columns` of the record.
     public typealias DatabaseComponents = RowDecoder.DatabaseComponents

@@ -347,6 +347,11 @@ private struct QualifiedRelation {
                 return try count + tableColumnCount(relation.source.tableName)
             case .qualifiedAllColumns(let alias):
                 return try count + tableColumnCount(alias.tableName)
+            case .allColumnsExcluding(let excluded):
+                return try count + db.columns(in: relation.source.tableName)
+                    .count { !excluded.contains(CaseInsensitiveIdentifier($0.name)) }
+            case let .qualifiedAllColumnsExcluding(alias, excluded):
+                return try count + db.columns(in: alias.tableName).count { !excluded.contains(CaseInsensitiveIdentifier($0.name)) }
             case .expression, .aliased:
                 return count + 1
             case .literal:
@@ -427,8 +432,8 @@ extension SQLRelation {
         // keep them.
         let selectionMatters = selection.contains {
             switch $0.impl {
-            case .allColumns, .expression: false
-            case .qualifiedAllColumns, .aliased, .literal: true
+            case .allColumns, .allColumnsExcluding, .expression: false
+            case .qualifiedAllColumns, .qualifiedAllColumnsExcluding, .aliased, .literal: true
             }
         }
         if selectionMatters {
@@ -456,7 +461,7 @@ extension SQLSelection {
     fileprivate var distinctCountExpression: SQLExpression? {
         switch impl {
         case .expression(let expression), .aliased(let expression, _): expression
-        case .allColumns, .qualifiedAllColumns, .literal: nil
+        case .allColumns, .qualifiedAllColumns, .allColumnsExcluding, .qualifiedAllColumnsExcluding, .literal: nil
         }
     }
 }

@@ -76,6 +76,20 @@ private typealias Book = Library.Book
         }
     }
 
+    @Test func castKeepsTheKeyOfTheAggregate() throws {
+        try dbQueue.read { db throws in
+            let request = Author.annotated(with: cast(Author.books.count, as: .real))
+            #expect(try sqlAndArguments(db, request).sql == """
+                SELECT "author".*, CAST(COUNT(DISTINCT "book"."id") AS REAL) AS "bookCount" FROM "author" \
+                LEFT JOIN "book" ON "book"."authorId" = "author"."id" GROUP BY "author"."id"
+                """)
+            let row = try #require(try Row.fetchOne(db, request.filter(Column("id") == 1)))
+            #expect(row["bookCount"] as DatabaseValue == 3.0.databaseValue)
+            let renamed = Author.annotated(with: cast(Author.books.count, as: .text).forKey("n"))
+            #expect(try sqlAndArguments(db, renamed).sql.contains(#"CAST(COUNT(DISTINCT "book"."id") AS TEXT) AS "n""#))
+        }
+    }
+
     @Test func decodingAnnotatedRecords() throws {
         try dbQueue.read { db throws in
             struct AuthorInfo: Decodable, FetchableRecord {

@@ -106,4 +106,19 @@ private typealias Book = Library.Book
             #expect(try Library.author(1).request(for: books).fetchCount(db) == 3)
         }
     }
+
+    @Test func aliasExistsTestsThePrimaryKey() throws {
+        try dbQueue.read { db throws in
+            let bookAlias = TableAlias<Book>()
+            let request = Author.joining(optional: Author.books.aliased(bookAlias)).filter(!bookAlias.exists)
+            #expect(try sqlAndArguments(db, request).sql == """
+                SELECT "author".* FROM "author" \
+                LEFT JOIN "book" ON "book"."authorId" = "author"."id" \
+                WHERE "book"."id" IS NULL
+                """)
+            #expect(try request.fetchAll(db).map(\.id) == [5, 11])
+            let withBooks = Author.joining(optional: Author.books.aliased(bookAlias)).filter(bookAlias.exists)
+            #expect(try sqlAndArguments(db, withBooks).sql.hasSuffix(#"WHERE "book"."id" IS NOT NULL"#))
+        }
+    }
 }

@@ -402,6 +402,16 @@ public func abs<RowDecoder>(_ aggregate: AssociationAggregate<RowDecoder>) -> As
     aggregate.map { abs($0) }
 }
 
+/// `CAST(aggregate AS storageClass)`, under the key of the aggregate.
+public func cast<RowDecoder>(
+    _ aggregate: AssociationAggregate<RowDecoder>,
+    as storageClass: Database.StorageClass) -> AssociationAggregate<RowDecoder>
+{
+    var result = aggregate.map { cast($0, as: storageClass) }
+    result.key = aggregate.key
+    return result
+}
+
 /// `LENGTH(aggregate)`
 public func length<RowDecoder>(_ aggregate: AssociationAggregate<RowDecoder>) -> AssociationAggregate<RowDecoder> {
     aggregate.map { length($0) }
