@@ -34,18 +34,3 @@ public struct AnyFetchRequest<RowDecoder>: FetchRequest {
         try base.makePreparedRequest(db, forSingleResult: singleResult)
     }
 }
-
-// The region of an erased or adapted request is the one of its base,
-// row ids included (`player(id,name)[1]`).
-
-extension AnyFetchRequest: RowIDRestrictedRequest {
-    func restrictedRowIDs(_ db: Database) throws -> (table: String, rowIDs: Set<Int64>)? {
-        try (base as? any RowIDRestrictedRequest)?.restrictedRowIDs(db)
-    }
-}
-
-extension AdaptedFetchRequest: RowIDRestrictedRequest {
-    func restrictedRowIDs(_ db: Database) throws -> (table: String, rowIDs: Set<Int64>)? {
-        try (base as? any RowIDRestrictedRequest)?.restrictedRowIDs(db)
-    }
-}
