@@ -201,19 +201,10 @@ public final class DatabasePool: Sendable {
     /// Runs `body` on a reader without blocking the caller: `body` gets
     /// the reader's connection, or the error that prevented the access.
     private func asyncWithReader(_ body: @escaping @Sendable (Result<Database, any Error>) -> Void) {
-        readers.waitingQueue.async { [self] in
-            let reader: SerializedConnection
-            do {
-                reader = try readers.get(owner: self)
-            } catch {
-                return body(.failure(error))
-            }
-            reader.async(owner: self) { [self] db in
-                defer { readers.release(reader) }
-                guard let db else { return body(.failure(DatabaseError.connectionIsClosed())) }
-                defer { db.endReaderAccess() }
-                body(.success(db))
-            }
+        readers.asyncAccess(owner: self) { result in
+            defer { if case .success(let db) = result { db.endReaderAccess() } }
+            body(result)
+            return false
         }
     }
 
@@ -334,11 +325,11 @@ public final class DatabasePool: Sendable {
         // The writer waits until the read transaction of the reader sees
         // the last commit: no later write can slip in before.
         let isolation = DispatchSemaphore(value: 0)
-        reader.async(owner: self) { [self] db in
-            defer { readers.release(reader) }
-            guard let db else {
+        readers.startAccess(reader, owner: self) { result in
+            guard case .success(let db) = result else {
                 isolation.signal()
-                return value(.failure(DatabaseError.connectionIsClosed()))
+                value(result)
+                return true
             }
             defer { db.endReaderAccess() }
             var isolated = false
@@ -353,6 +344,7 @@ public final class DatabasePool: Sendable {
                 value(result)
             })
             if !isolated { isolation.signal() }
+            return false
         }
         isolation.wait()
     }

@@ -129,21 +129,10 @@ public final class DatabaseSnapshotPool: DatabaseSnapshotReader {
 
     /// Schedules `value` on the snapshot's state and returns at once.
     public func asyncRead(_ value: @escaping @Sendable (Result<Database, any Error>) -> Void) {
-        readers.waitingQueue.async { [self] in
-            let reader: SerializedConnection
-            do {
-                reader = try readers.get(owner: self)
-            } catch {
-                return value(.failure(error))
-            }
-            reader.async(owner: self) { [self] db in
-                guard let db else {
-                    readers.release(reader, discard: true)
-                    return value(.failure(DatabaseError.connectionIsClosed()))
-                }
-                value(.success(db))
-                readers.release(reader, discard: !snapshot.isCurrent(in: db))
-            }
+        readers.asyncAccess(owner: self) { [self] result in
+            value(result)
+            guard case .success(let db) = result else { return true }
+            return !snapshot.isCurrent(in: db)
         }
     }
 

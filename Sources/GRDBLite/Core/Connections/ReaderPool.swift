@@ -72,6 +72,41 @@ final class ReaderPool: @unchecked Sendable {
         }
     }
 
+    /// Takes a reader without blocking the caller (the wait happens on
+    /// ``waitingQueue``) and runs `body` on the reader's queue: with the
+    /// reader's connection, or the error that prevented the access. The
+    /// reader comes back to the pool once the access has ended, discarded
+    /// if `body` returns true (a closed connection always is).
+    func asyncAccess(owner: AnyObject, bypassingBarriers: Bool = false, _ body: @escaping @Sendable (Result<Database, any Error>) -> Bool) {
+        // unsafe: the owner only crosses to the waiting queue to identify the access.
+        let owner = UncheckedSendable(owner)
+        waitingQueue.async { [self] in
+            let reader: SerializedConnection
+            do {
+                reader = try get(owner: owner.value, bypassingBarriers: bypassingBarriers)
+            } catch {
+                _ = body(.failure(error))
+                return
+            }
+            startAccess(reader, owner: owner.value, body)
+        }
+    }
+
+    /// Runs `body` on `reader`, taken with ``get(owner:bypassingBarriers:)``,
+    /// without blocking the caller; gives it back once the access has ended
+    /// (see ``asyncAccess(owner:bypassingBarriers:_:)``).
+    func startAccess(_ reader: SerializedConnection, owner: AnyObject, _ body: @escaping @Sendable (Result<Database, any Error>) -> Bool) {
+        reader.async(owner: owner, { db in
+            guard let db else {
+                _ = body(.failure(DatabaseError.connectionIsClosed()))
+                return true
+            }
+            return body(.success(db))
+        }, then: { [self] discard in
+            release(reader, discard: discard)
+        })
+    }
+
     /// Gives back a reader taken with ``get(owner:bypassingBarriers:)``;
     /// a discarded reader is closed, and a new one opens when needed.
     func release(_ reader: SerializedConnection, discard: Bool = false) {

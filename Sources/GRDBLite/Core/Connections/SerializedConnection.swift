@@ -88,12 +88,25 @@ final class SerializedConnection: @unchecked Sendable {
     /// Runs `body` on the queue without blocking the caller, in a context
     /// of its own.
     func async(owner: AnyObject, _ body: @escaping @Sendable (Database?) -> Void) {
+        async(owner: owner, body, then: { _ in })
+    }
+
+    /// Runs `body` on the queue without blocking the caller, in a context
+    /// of its own, then `then` with its result once the access has ended
+    /// (on the queue): a pool gives a reader back there, and not sooner, so
+    /// that nobody closes it while the access ends.
+    func async<T>(
+        owner: AnyObject,
+        _ body: @escaping @Sendable (Database?) -> T,
+        then: @escaping @Sendable (T) -> Void)
+    {
         // unsafe: the owner only crosses to the queue to identify the access.
         let owner = UncheckedSendable(owner)
         queue.async {
-            if self.isClosed { return body(nil) }
-            AccessContext.none.run(self.db, of: owner.value, body)
+            if self.isClosed { return then(body(nil)) }
+            let result = AccessContext.none.run(self.db, of: owner.value, body)
             self.checkNoTransactionLeftOpen()
+            then(result)
         }
     }
 
