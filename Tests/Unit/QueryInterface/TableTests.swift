@@ -86,6 +86,15 @@ private typealias Player = QueryInterfaceFixtures.Player
         }
     }
 
+    @Test func selectingThePrimaryKey() throws {
+        try dbQueue.read { db throws in
+            let table = Table("player")
+            #expect(try table.selectPrimaryKey(as: Int64.self).fetchAll(db) == table.select(Column("id"), as: Int64.self).fetchAll(db))
+            #expect(try table.selectPrimaryKey(as: Row.self).fetchOne(db) == ["id": 1])
+            #expect(try sqlAndArguments(db, table.selectPrimaryKey(as: Int64.self)).sql == #"SELECT "id" FROM "player""#)
+        }
+    }
+
     @Test func batchOperations() throws {
         try dbQueue.write { db throws in
             let table = Table("player")

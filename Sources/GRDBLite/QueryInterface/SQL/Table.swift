@@ -81,6 +81,11 @@ extension Table {
         all().select(literal: sqlLiteral, as: type)
     }
 
+    /// A request of the primary key values: `Table("player").selectPrimaryKey(as: Int64.self)`.
+    public func selectPrimaryKey<PrimaryKey>(as type: PrimaryKey.Type = PrimaryKey.self) -> QueryInterfaceRequest<PrimaryKey> {
+        all().selectPrimaryKey(as: type)
+    }
+
     public func annotated(with selection: any SQLSelectable...) -> QueryInterfaceRequest<RowDecoder> {
         all().annotated(with: selection)
     }
