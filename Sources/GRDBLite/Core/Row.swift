@@ -173,9 +173,10 @@ public final class Row {
         index(forColumn: name) != nil
     }
 
-    /// Whether a value of the row is not NULL.
+    /// Whether a value of the row, or of one of its scopes, is not NULL.
     public var containsNonNullValue: Bool {
         (0..<count).contains { !hasNull(atUncheckedIndex: $0) }
+            || (hasScopes && scopes.contains { $0.row.containsNonNullValue })
     }
 
     /// Whether the value at `index` is NULL.

@@ -41,6 +41,35 @@ import Testing
         }
     }
 
+    /// As GRDB: a row is not empty if a scope holds a value, so that an
+    /// optional nested record made of scopes only decodes.
+    @Test func containsNonNullValueLooksIntoScopes() throws {
+        struct Pair: Decodable {
+            struct Item: Decodable { var id: Int }
+            var left: Item?
+            var right: Item?
+        }
+        struct Model: Decodable, FetchableRecord {
+            var pair: Pair?
+        }
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { db throws in
+            let adapter = ScopeAdapter([
+                "pair": ScopeAdapter(base: EmptyRowAdapter(), scopes: [
+                    "left": RangeRowAdapter(0..<1),
+                    "right": RangeRowAdapter(1..<2)])])
+            let row = try #require(try Row.fetchOne(db, sql: "SELECT NULL AS id, 2 AS id", adapter: adapter))
+            let pair = try #require(row.scopes["pair"])
+            #expect(pair.count == 0)
+            #expect(pair.containsNonNullValue)
+            let model = try #require(try Model.fetchOne(db, sql: "SELECT NULL AS id, 2 AS id", adapter: adapter))
+            #expect(model.pair?.left == nil)
+            #expect(model.pair?.right?.id == 2)
+            let empty = try #require(try Model.fetchOne(db, sql: "SELECT NULL AS id, NULL AS id", adapter: adapter))
+            #expect(empty.pair == nil)
+        }
+    }
+
     @Test func equalityComparesScopes() {
         let names = ["id", "title", "id", "name"]
         let melville = Row(values: values(1, "Moby-Dick", 2, "Melville"), names: names,
