@@ -149,15 +149,14 @@ where Value: DatabaseValueConvertible & StatementColumnConvertible
 @available(*, unavailable)
 extension FastDatabaseValueCursor: Sendable { }
 
-/// Value cursors read the leftmost column of their row: a row without
-/// columns is an error.
+/// Value cursors read the leftmost column of their row: an adapter that
+/// selects no column is an error. A statement without columns (`CREATE`,
+/// `INSERT`...) is not: it runs and gives no value, as in GRDB.
 func checkHasColumn(_ row: Row, _ statement: Statement) throws {
-    if row.isEmpty {
+    if row.isEmpty && statement.columnCount > 0 {
         throw DatabaseError(
             resultCode: .SQLITE_MISUSE,
-            message: statement.columnCount == 0
-                ? "statement returns no column: values can't be fetched from it"
-                : "the row adapter selects no column: values can't be fetched",
+            message: "the row adapter selects no column: values can't be fetched",
             sql: statement.sql)
     }
 }

@@ -75,4 +75,26 @@ import Testing
             #expect(db.maximumStatementArgumentCount >= 32766)
         }
     }
+
+    /// As GRDB: a statement without columns runs and gives no value.
+    @Test func valuesOfStatementsOfMixedKinds() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.writeWithoutTransaction { db in
+            let statements = try db.allStatements(sql: """
+                CREATE TABLE t(a);
+                INSERT INTO t VALUES (0);
+                SELECT a FROM t ORDER BY a;
+                INSERT INTO t VALUES (1);
+                SELECT a FROM t ORDER BY a;
+                """)
+            let values = try Array(statements.map { try Int.fetchAll($0) })
+            #expect(values == [[], [], [0], [], [0, 1]])
+            #expect(try Int.fetchOne(db, sql: "INSERT INTO t VALUES (2)") == nil)
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") == 3)
+            // An adapter that selects no column is still an error.
+            #expect(throws: DatabaseError.self) {
+                try Int.fetchAll(db, sql: "SELECT a FROM t", adapter: EmptyRowAdapter())
+            }
+        }
+    }
 }
