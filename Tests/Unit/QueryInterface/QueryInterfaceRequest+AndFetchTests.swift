@@ -108,7 +108,7 @@ private struct Team: TableRecord {
             #expect(statement.sql == """
                 DELETE FROM "team" WHERE "id" IN (SELECT "team"."id" FROM "team" \
                 LEFT JOIN "member" ON "member"."teamId" = "team"."id" \
-                GROUP BY "team"."id" HAVING COUNT(DISTINCT "member"."id") = ?) RETURNING *
+                GROUP BY "team"."id" HAVING COUNT(DISTINCT "member"."id") = 0) RETURNING *
                 """)
             #expect(try Row.fetchAll(statement) == [["id": 1, "name": "red"], ["id": 3, "name": "green"]])
 

@@ -90,6 +90,26 @@ private typealias Player = QueryInterfaceFixtures.Player
         }
     }
 
+    /// A view has no primary key: a row of it exists if a column is not NULL.
+    @Test func existenceInAViewWithoutPrimaryKey() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db throws in
+            try db.execute(sql: """
+                CREATE TABLE team(name TEXT PRIMARY KEY, color TEXT);
+                INSERT INTO team VALUES ('red', 'ff0000');
+                CREATE VIEW teamView AS SELECT * FROM team;
+                CREATE TABLE player(id INTEGER PRIMARY KEY, team TEXT);
+                INSERT INTO player VALUES (1, 'red'), (2, 'blue');
+                """)
+            let association = Table("player").belongsTo(Table("teamView"), using: ForeignKey(["team"], to: ["name"]))
+            let alias = TableAlias()
+            let request = Table("player").joining(optional: association.aliased(alias)).filter(!alias.exists)
+            let (sql, _) = try sqlAndArguments(db, request)
+            #expect(sql == #"SELECT "player".* FROM "player" LEFT JOIN "teamView" ON "teamView"."name" = "player"."team" WHERE ("teamView"."name" IS NULL) AND ("teamView"."color" IS NULL)"#)
+            #expect(try request.fetchAll(db).map { $0["id"] as Int64 } == [2])
+        }
+    }
+
     @Test func aliasingTwiceMergesAliases() throws {
         try dbQueue.read { db throws in
             let first = TableAlias<Player>()

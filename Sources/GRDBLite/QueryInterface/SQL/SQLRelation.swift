@@ -167,10 +167,13 @@ extension SQLRelation {
             return result
         }
 
-        func resolve(_ db: Database) throws -> [SQLOrdering] {
+        /// The orderings, reversed if the relation is reversed, or if its
+        /// parent is (`reversedByParent`), but not both: reversing twice
+        /// gives the terms back as written (`"id"`, not `"id" ASC`), as GRDB.
+        func resolve(_ db: Database, reversedByParent: Bool = false) throws -> [SQLOrdering] {
             guard let orderings else { return [] }
             let resolved = try orderings.resolve(db)
-            return isReversed ? resolved.map(\.reversed) : resolved
+            return isReversed != reversedByParent ? resolved.map(\.reversed) : resolved
         }
     }
 }

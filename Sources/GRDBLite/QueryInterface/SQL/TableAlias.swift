@@ -56,7 +56,8 @@ extension TableAlias {
 }
 
 /// `alias.primaryKey IS NOT NULL`, with the rowid, or the columns of the
-/// primary key of a WITHOUT ROWID table (all NULL when negated).
+/// primary key of a WITHOUT ROWID table (all NULL when negated); all the
+/// columns of a view without primary key.
 private struct AliasExistence: SQLExpressionResolver {
     let alias: TableAliasBase
     var isNegated = false
@@ -66,8 +67,12 @@ private struct AliasExistence: SQLExpressionResolver {
     }
 
     func expression(_ db: Database) throws -> SQLExpression {
-        let primaryKey = try db.primaryKey(alias.tableName)
-        let columns = primaryKey.rowIDColumn.map { [$0] } ?? (primaryKey.tableHasRowID ? ["rowid"] : primaryKey.columns)
+        let columns: [String]
+        if let primaryKey = try db.primaryKeyIfAny(alias.tableName) {
+            columns = primaryKey.rowIDColumn.map { [$0] } ?? (primaryKey.tableHasRowID ? ["rowid"] : primaryKey.columns)
+        } else {
+            columns = try db.columns(in: alias.tableName).map(\.name)
+        }
         let tests = columns.map {
             SQLExpression.compare(isNegated ? .is : .isNot, SQLExpression(impl: .qualifiedColumn($0, alias)), .null)
         }

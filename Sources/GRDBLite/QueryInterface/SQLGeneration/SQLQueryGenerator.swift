@@ -299,11 +299,11 @@ private struct QualifiedRelation {
     }
 
     /// The ordering of the table, then the ones of joined associations,
-    /// reversed with the table's.
-    func orderings(_ db: Database) throws -> [SQLOrdering] {
-        let own = try relation.ordering.resolve(db).map { $0.qualified(with: alias) }
-        let joined = try joins.flatMap { try $0.relation.orderings(db) }
-        return own + (relation.ordering.isReversed ? joined.map(\.reversed) : joined)
+    /// reversed with the table's (`reversed`: a parent is reversed).
+    func orderings(_ db: Database, reversed: Bool = false) throws -> [SQLOrdering] {
+        let own = try relation.ordering.resolve(db, reversedByParent: reversed).map { $0.qualified(with: alias) }
+        let isReversed = reversed != relation.ordering.isReversed
+        return try own + joins.flatMap { try $0.relation.orderings(db, reversed: isReversed) }
     }
 
     func tableSQL(_ context: SQLGenerationContext) -> String {

@@ -25,7 +25,7 @@ private typealias Book = Library.Book
         try dbQueue.read { db throws in
             let cases: [(AssociationAggregate<Author>, String)] = [
                 (Author.books.count, #"COUNT(DISTINCT "book"."id") AS "bookCount""#),
-                (Author.books.isEmpty, #"COUNT(DISTINCT "book"."id") = ? AS "hasNoBook""#),
+                (Author.books.isEmpty, #"COUNT(DISTINCT "book"."id") = 0 AS "hasNoBook""#),
                 (Author.books.min(Column("year")), #"MIN("book"."year") AS "minBookYear""#),
                 (Author.books.max { $0.year }, #"MAX("book"."year") AS "maxBookYear""#),
                 (Author.books.average(Column("year")), #"AVG("book"."year") AS "averageBookYear""#),
@@ -143,11 +143,11 @@ private typealias Book = Library.Book
             for request in [Author.having(!Author.books.isEmpty), Author.having(Author.books.isEmpty == false),
                             Author.having(Author.books.isEmpty != true)]
             {
-                #expect(try sqlAndArguments(db, request).sql.hasSuffix(#"HAVING COUNT(DISTINCT "book"."id") > ?"#))
+                #expect(try sqlAndArguments(db, request).sql.hasSuffix(#"HAVING COUNT(DISTINCT "book"."id") > 0"#))
                 #expect(try request.fetchCount(db) == 9)
             }
             #expect(try sqlAndArguments(db, Author.having(Author.books.isEmpty == true)).sql.hasSuffix(
-                #"HAVING COUNT(DISTINCT "book"."id") = ?"#))
+                #"HAVING COUNT(DISTINCT "book"."id") = 0"#))
 
             let modern = Author.all().having(Author.books.count >= 2 && Author.books.max(Column("year")) > 1925)
             #expect(try sqlAndArguments(db, modern).sql.hasSuffix("""

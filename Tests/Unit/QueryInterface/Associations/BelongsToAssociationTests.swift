@@ -111,6 +111,13 @@ private struct BookInfo: Decodable, FetchableRecord, Equatable {
             #expect(try sqlAndArguments(db, request.reversed()).sql.hasSuffix("""
                 ORDER BY "book"."year" DESC, "author"."name" DESC
                 """))
+            // Reversed twice, an association's ordering is as written, as
+            // in GRDB (not `"author"."name" ASC`).
+            let twice = Book.order(\.year).reversed()
+                .including(required: Book.author.order(\.name).reversed())
+            #expect(try sqlAndArguments(db, twice).sql.hasSuffix("""
+                ORDER BY "book"."year" DESC, "author"."name"
+                """))
             // withStableOrder orders associations by primary key as well.
             #expect(try sqlAndArguments(db, Book.including(required: Book.author).withStableOrder()).sql.hasSuffix("""
                 ORDER BY "book"."id", "author"."id"

@@ -62,7 +62,8 @@ extension AssociationToMany {
         let tableName = databaseTableName
         var aggregate = aggregate { db, alias in
             let count = try SQLExpression.aggregate("COUNT", [alias[Self.identifyingColumn(db, tableName)]], isDistinct: true)
-            return .compare(.equal, count, .value(0.databaseValue))
+            // A literal 0, as GRDB writes it (not a statement argument).
+            return .compare(.equal, count, SQLExpression(impl: .literal(SQL(sql: "0"))))
         }
         aggregate.key = "hasNo" + key.singularName.uppercasingFirstCharacter
         return aggregate
@@ -275,7 +276,8 @@ extension AssociationAggregate {
     /// The count and the zero of `isEmpty` (`COUNT(DISTINCT book.id) = 0`).
     private static func emptinessTest(_ expression: SQLExpression) -> (count: SQLExpression, zero: SQLExpression)? {
         if case let .compare(.equal, count, zero) = expression.impl, case .aggregate("COUNT", _, true, nil) = count.impl,
-           case .value(let dbValue) = zero.impl, dbValue == 0.databaseValue
+           case .literal(let literal) = zero.impl, literal.elements.count == 1,
+           case .sql("0", let arguments) = literal.elements[0], arguments.isEmpty
         {
             return (count, zero)
         }
