@@ -454,11 +454,11 @@ struct RowKeyedDecodingContainer<Record: FetchableRecord, Key: CodingKey>: Keyed
             return try T(from: PrefetchedRowsDecoder<Record>(rows: rows, codingPath: codingPath + [key]))
         }
         if let decodedRootKey = state.decodedRootKey {
+            // Only one key may be decoded from the whole row: either one is
+            // missing. GRDB's wording, which names both.
             throw DecodingError.keyNotFound(key, DecodingError.Context(
                 codingPath: codingPath,
-                debugDescription: "no column, scope or prefetched rows for key "
-                    + "\(String(reflecting: key.stringValue)) (\(String(reflecting: decodedRootKey)) was "
-                    + "already decoded from the whole row) - row: \(row)"))
+                debugDescription: "No such key: \([decodedRootKey, key.stringValue].sorted().joined(separator: " or "))"))
         }
         state.decodedRootKey = key.stringValue
         return try RecordValueDecoding<Record>.decodeRecord(T.self, from: row, codingPath: codingPath + [key])

@@ -5,7 +5,7 @@ import Testing
 @Suite struct SQLDateFunctionsTests {
     @Test func dateTimeAppliesModifiersInOrder() throws {
         let dbQueue = try DatabaseQueue()
-        try dbQueue.read { db in
+        try dbQueue.read { db throws in
             func dateTime(_ expression: SQLExpression) throws -> String? {
                 try SQLRequest<String>("SELECT \(expression)").fetchOne(db)
             }
@@ -24,7 +24,7 @@ import Testing
 
     @Test func julianDayIsAReal() throws {
         let dbQueue = try DatabaseQueue()
-        try dbQueue.read { db in
+        try dbQueue.read { db throws in
             let day = try SQLRequest<Double>("SELECT \(julianDay("2013-01-01 12:00:00".databaseValue, .day(1)))").fetchOne(db)
             #expect(day == 2_456_295.0)
             let fromDate = try Double.fetchOne(db, julianDay(Column("d")), from: "2000-01-01 12:00:00")
@@ -34,7 +34,8 @@ import Testing
 
     @Test func modifiersAreStringArguments() throws {
         let dbQueue = try DatabaseQueue()
-        try dbQueue.read { db in
+        try dbQueue.write { db throws in
+            try db.execute(sql: "CREATE TEMP TABLE event(date TEXT)")
             let request = Table("event").select(dateTime(Column("date"), .startOfYear, .minute(-5)))
             let statement = try request.makePreparedRequest(db).statement
             #expect(statement.sql == #"SELECT DATETIME("date", ?, ?) FROM "event""#)

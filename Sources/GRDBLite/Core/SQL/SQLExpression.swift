@@ -456,6 +456,8 @@ extension SQLExpression {
             return name.quotedDatabaseIdentifier
         case .literal(let literal):
             sql = try literal.sql(context)
+            // The 0 of `isEmpty` (`COUNT(DISTINCT ...) = 0`), as GRDB writes it.
+            if sql == "0" { return sql }
         case .subquery(let subquery):
             return try "(" + subquery.sql(context) + ")"
         case let .exists(subquery, isNegated):

@@ -37,6 +37,22 @@ private typealias Book = Library.Book
         }
     }
 
+    /// As GRDB: two `including(all:)` of the same key are one, whose
+    /// filters are all applied.
+    @Test func sameKeyIsMerged() throws {
+        try dbQueue.read { db throws in
+            let statements = try recordedSQLWithWarmCache(db) {
+                let request = Author.all()
+                    .including(all: Author.books.filter(Column("year") > 1900))
+                    .including(all: Author.books.filter(Column("year") < 2000))
+                    .orderByPrimaryKey()
+                _ = try Row.fetchAll(db, request)
+            }
+            #expect(statements.count == 2)
+            #expect(statements.last?.contains(#"WHERE ("year" > ?) AND ("year" < ?) AND ("authorId" IN"#) == true)
+        }
+    }
+
     @Test func noOriginRowNoPrefetch() throws {
         try dbQueue.read { db throws in
             var rows: [Row] = []
