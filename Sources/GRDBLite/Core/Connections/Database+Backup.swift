@@ -85,7 +85,7 @@ extension Database {
         isFinished = true
         let code = sqlite3_backup_finish(backup)
         // The destination has a new schema.
-        destDb.clearSchemaCache()
+        destDb.dropSchemaDependentCaches()
         guard code == SQLITE_OK else {
             throw DatabaseError(resultCode: ResultCode(rawValue: code), message: Self.backupMessage(code, destDb))
         }
