@@ -181,6 +181,21 @@ import TestSupport
         #expect(try Self.output { try DatabaseQueue().dumpContent(to: $0) } == "sqlite_master\n")
     }
 
+    @Test func shadowTablesAreLeftOut() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.execute(sql: "CREATE VIRTUAL TABLE ft USING fts4(body); INSERT INTO ft VALUES ('hello')")
+        }
+        #expect(try Self.output { try dbQueue.dumpContent(to: $0) } == """
+            sqlite_master
+            CREATE VIRTUAL TABLE ft USING fts4(body);
+
+            ft
+            hello
+
+            """)
+    }
+
     @Test func readersDumpInsideTheirOwnAccess() throws {
         let dbQueue = try Self.makeDatabase()
         let output = try dbQueue.write { db in
