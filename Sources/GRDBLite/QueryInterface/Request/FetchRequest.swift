@@ -35,6 +35,13 @@ public struct PreparedRequest {
     /// Fetches the associated rows of `including(all:)` into the
     /// `prefetchedRows` of the given rows.
     var supplementaryFetch: ((_ db: Database, _ rows: [Row]) throws -> Void)?
+    /// The same as `supplementaryFetch`, which also gives each prefetch
+    /// request and the key path of its association to `willFetch` before
+    /// it runs (dumps print them).
+    var observedSupplementaryFetch: ((
+        _ db: Database,
+        _ rows: [Row],
+        _ willFetch: (PreparedRequest, [String]) throws -> Void) throws -> Void)?
 
     init(statement: Statement, adapter: (any RowAdapter)? = nil,
          supplementaryFetch: ((_ db: Database, _ rows: [Row]) throws -> Void)? = nil)

@@ -40,6 +40,24 @@ extension PreparedRequest {
         return rows
     }
 
+    /// Copies of all rows, with their prefetched rows; `willPrefetch`
+    /// gets each prefetch request, and the key path of its association,
+    /// before it runs.
+    func fetchAllRows(
+        _ db: Database,
+        willPrefetch: (PreparedRequest, [String]) throws -> Void) throws -> [Row]
+    {
+        let cursor = try makeRowCursorIgnoringPrefetch()
+        var rows: [Row] = []
+        while let row = try cursor.next() {
+            rows.append(row.copy())
+        }
+        try withoutActuallyEscaping(willPrefetch) { willPrefetch in
+            try observedSupplementaryFetch?(db, rows, willPrefetch)
+        }
+        return rows
+    }
+
     /// A copy of the first row, with its prefetched rows.
     func fetchOneRow(_ db: Database) throws -> Row? {
         let row = try makeRowCursorIgnoringPrefetch()._fetchFirst { $0.copy() }

@@ -83,12 +83,18 @@ struct SQLRelation: Sendable {
     }
 
     /// Appends the primary key to the ordering, here and in associations,
-    /// so that rows come in a deterministic order.
+    /// so that rows come in a deterministic order. A view without primary
+    /// key is ordered by all its selected columns (`ORDER BY 1, 2, ...`).
     func withStableOrder() -> SQLRelation {
         let tableName = source.tableName
+        let unstable = self
         return with {
             $0.ordering = $0.ordering.appending { db in
-                try db.primaryKey(tableName).columns.map { SQLExpression.column($0).sqlOrdering }
+                if let primaryKey = try db.primaryKeyIfAny(tableName) {
+                    return primaryKey.columns.map { SQLExpression.column($0).sqlOrdering }
+                }
+                let count = try SQLQueryGenerator(relation: unstable).columnCount(db)
+                return (1...max(count, 1)).map { SQL(sql: String($0)).sqlOrdering }
             }
             $0.children = $0.children.map { child in
                 child.with { $0.relation = $0.relation.withStableOrder() }

@@ -75,6 +75,12 @@ struct SQLQueryGenerator: SQLSubqueryGenerator {
         return statement
     }
 
+    /// The number of columns of the fetched rows, joined associations
+    /// included.
+    func columnCount(_ db: Database) throws -> Int {
+        try QualifiedRelation(relation).layout(db, start: 0, ctes: relation.allCTEs).end
+    }
+
     /// The adapter that tells where the columns of joined associations are
     /// in fetched rows: nil when no joined association selects columns.
     func rowAdapter(_ db: Database) throws -> (any RowAdapter)? {

@@ -23,6 +23,9 @@ extension SQLRelation {
         let hasPrefetches = !prefetches.isEmpty
         if hasPrefetches {
             preparedRequest.supplementaryFetch = { db, rows in try prefetch(db, into: rows) }
+            preparedRequest.observedSupplementaryFetch = { db, rows, willFetch in
+                try withoutActuallyEscaping(willFetch) { try prefetch(db, into: rows, willFetch: $0) }
+            }
         }
         if hasPrefetches || filter != nil {
             // The region narrowed to rows, with prefetched associations.
@@ -87,8 +90,13 @@ extension SQLRelation {
     }
 
     /// Fetches the to-many associations of `rows`, and stores them in their
-    /// prefetched rows.
-    private func prefetch(_ db: Database, into rows: [Row]) throws {
+    /// prefetched rows. `willFetch` gets each prefetch request, and the
+    /// key path of its association, before it runs (for dumps).
+    private func prefetch(
+        _ db: Database,
+        into rows: [Row],
+        willFetch: ((PreparedRequest, [String]) throws -> Void)? = nil) throws
+    {
         guard let firstRow = rows.first else { return }
         for prefetch in prefetches {
             var association = prefetch.association
@@ -142,9 +150,10 @@ extension SQLRelation {
                 }
                 // The SQL of IN (...) depends on the number of keys: don't
                 // fill the statement cache with it.
-                let prefetchedRows = try prefetchRelation
+                let prefetchRequest = try prefetchRelation
                     .makePreparedRequest(db, forSingleResult: false, cached: usesOriginCTE)
-                    .fetchAllRows(db)
+                try willFetch?(prefetchRequest, prefetch.keyPath)
+                let prefetchedRows = try prefetchRequest.fetchAllRows(db)
                 if let firstPrefetchedRow = prefetchedRows.first {
                     let indexes = pivotColumns.map { firstPrefetchedRow.index(forColumn: "grdb_" + $0)! }
                     groups = Dictionary(grouping: prefetchedRows) { row in
