@@ -24,6 +24,7 @@ import Testing
         ("Observation", 2),
         ("QueryInterface", 3),
         ("Migration", 4),
+        ("FTS", 4),
     ]
 
     @Test func noFileDependsOnALayerAbove() throws {
@@ -70,7 +71,9 @@ import Testing
     // MARK: - Unsafe constructs
 
     /// The layers whose unsafe constructs are checked.
-    static let checkedLayers: Set<String> = ["Core", "Record", "Observation", "Schema", "Migration", "QueryInterface"]
+    static let checkedLayers: Set<String> = [
+        "Core", "Record", "Observation", "Schema", "Migration", "QueryInterface", "FTS",
+    ]
 
     /// Constructs that bypass a check of the compiler, and the words one of
     /// which their reason must contain.
