@@ -102,6 +102,33 @@ import GRDBLite
         }
     }
 
+    /// Saving a record whose table feeds an FTS5 table created in the same
+    /// transaction: the update that finds no row is told apart from the
+    /// writes FTS5 makes into its shadow tables, and the record is inserted.
+    @Test func saveNextToASynchronizedTable() throws {
+        struct Food: Codable, FetchableRecord, PersistableRecord {
+            var id: String
+            var name: String
+        }
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.create(table: "food") { t in
+                t.column("id", .text).primaryKey()
+                t.column("name", .text)
+            }
+            try db.create(virtualTable: "food_ft", using: FTS5()) { t in
+                t.synchronize(withTable: "food")
+                t.column("name")
+            }
+            try Food(id: "a", name: "Apple").save(db)
+            try Food(id: "b", name: "Banana").save(db)
+            try Food(id: "a", name: "Apricot").save(db)
+            #expect(try Food.fetchAll(db).map(\.name).sorted() == ["Apricot", "Banana"])
+            #expect(try Table("food_ft").matching(FTS5Pattern(matchingAnyTokenIn: "apricot banana")).fetchCount(db) == 2)
+            #expect(throws: RecordError.self) { try Food(id: "c", name: "Cherry").update(db) }
+        }
+    }
+
     @Test func patterns() throws {
         #expect(FTS5Pattern(matchingAnyTokenIn: "red, GREEN!")?.rawPattern == "red OR green")
         #expect(FTS5Pattern(matchingAllTokensIn: "^Red mars*")?.rawPattern == "red mars")
