@@ -88,7 +88,12 @@ struct SQLRelation: Sendable {
         let tableName = source.tableName
         return with {
             $0.ordering = $0.ordering.appending { db in
-                try db.primaryKey(tableName).columns.map { SQLExpression.column($0).sqlOrdering }
+                if let primaryKey = try db.primaryKeyIfAny(tableName) {
+                    return primaryKey.columns.map { SQLExpression.column($0).sqlOrdering }
+                }
+                // A view without primary key: all its columns, by position.
+                let count = try db.columns(in: tableName).count
+                return (0..<count).map { SQLExpression.literal(SQL(sql: String($0 + 1))).sqlOrdering }
             }
             $0.children = $0.children.map { child in
                 child.with { $0.relation = $0.relation.withStableOrder() }
