@@ -25,6 +25,7 @@ import Testing
         ("QueryInterface", 3),
         ("Migration", 4),
         ("Dump", 4),
+        ("FTS", 4),
     ]
 
     @Test func noFileDependsOnALayerAbove() throws {
@@ -71,7 +72,9 @@ import Testing
     // MARK: - Unsafe constructs
 
     /// The layers whose unsafe constructs are checked.
-    static let checkedLayers: Set<String> = ["Core", "Record", "Observation", "Schema", "Migration", "QueryInterface", "Dump"]
+    static let checkedLayers: Set<String> = [
+        "Core", "Record", "Observation", "Schema", "Migration", "QueryInterface", "Dump", "FTS",
+    ]
 
     /// Constructs that bypass a check of the compiler, and the words one of
     /// which their reason must contain.

@@ -159,9 +159,11 @@ struct PersistenceEngine {
         guard let statement = try updateStatement(columns: columns, onConflict: conflict, returning: selection) else {
             throw recordNotFound()
         }
-        let changes = db.totalChangesCount
-        let result = try fetch(statement)
-        if db.totalChangesCount == changes { throw recordNotFound() }
+        // Changes of this statement only: FTS5 may write its pending
+        // index data into its shadow tables while the statement runs.
+        var result: T?
+        let changes = try db.changesCount(writing: tableName) { result = try fetch(statement) }
+        guard changes > 0, let result else { throw recordNotFound() }
         return result
     }
 

@@ -189,6 +189,20 @@ private let players = QueryInterfaceFixtures.players
         }
     }
 
+    @Test func stableOrderOfAViewWithoutPrimaryKey() throws {
+        let dbQueue = try QueryInterfaceFixtures.makeDatabase()
+        try dbQueue.write { db in
+            try db.execute(sql: "CREATE VIEW teamView AS SELECT team, name FROM player")
+            // All the columns of the view, by position.
+            let stable = Table("teamView").all().withStableOrder()
+            #expect(try sqlAndArguments(db, stable).sql == #"SELECT * FROM "teamView" ORDER BY 1, 2"#)
+            let ordered = Table("teamView").order(Column("name")).withStableOrder()
+            #expect(try sqlAndArguments(db, ordered).sql == #"SELECT * FROM "teamView" ORDER BY "name", 1, 2"#)
+            let rows = try Row.fetchAll(db, stable)
+            #expect(rows.count == 5)
+        }
+    }
+
     @Test func reversingAnSQLOrderingIsAProgrammerError() async {
         await #expect(processExitsWith: .failure) {
             let dbQueue = try QueryInterfaceFixtures.makeDatabase()

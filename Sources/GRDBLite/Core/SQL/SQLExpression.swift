@@ -47,6 +47,9 @@ public struct SQLExpression: Sendable {
         /// An expression that depends on the schema, resolved when SQL is
         /// generated (by a layer that knows the schema).
         case resolved(any SQLExpressionResolver)
+        /// `"table" MATCH pattern`: a full-text match against all columns
+        /// of a table of the request.
+        case tableMatch(TableAliasBase, SQLExpression)
     }
 
     let impl: Impl
@@ -89,6 +92,7 @@ extension SQLExpression {
         case divide = "/"
         case leftShift = "<<"
         case rightShift = ">>"
+        case match = "MATCH"
     }
 
     /// The equality and identity operators.
@@ -258,6 +262,11 @@ extension SQLExpression {
 
     static let countAll = SQLExpression(impl: .countAll)
 
+    /// `"table" MATCH pattern`, where the table is the one of `alias`.
+    static func tableMatch(_ alias: TableAliasBase, _ pattern: SQLExpression) -> SQLExpression {
+        SQLExpression(impl: .tableMatch(alias, pattern))
+    }
+
     /// `self COLLATE collation`. For `IN`, the collation applies to the
     /// left operand, which is what SQLite honors.
     func collating(_ collation: Database.CollationName) -> SQLExpression {
@@ -329,7 +338,7 @@ extension SQLExpression {
     func qualified(with alias: TableAliasBase) -> SQLExpression {
         let q = { (expression: SQLExpression) in expression.qualified(with: alias) }
         switch impl {
-        case .value, .qualifiedColumn, .subquery, .exists, .countAll, .resolved:
+        case .value, .qualifiedColumn, .subquery, .exists, .countAll, .resolved, .tableMatch:
             return self
         case .column(let name):
             return SQLExpression(impl: .qualifiedColumn(name, alias))
@@ -515,6 +524,15 @@ extension SQLExpression {
             return try "CAST(" + expression.sql(context) + " AS " + storageClass.rawValue + ")"
         case .resolved(let resolver):
             return try resolver.expression(context.db).sql(context, wrappedInParenthesis: wrappedInParenthesis)
+        case let .tableMatch(alias, pattern):
+            // The hidden column that MATCH accepts is named after the table:
+            // an aliased table is matched with `"alias"."table"`.
+            let name = context.resolvedName(for: alias)
+            let tableName = alias.tableName
+            let column = CaseInsensitiveIdentifier(name) == CaseInsensitiveIdentifier(tableName)
+                ? name.quotedDatabaseIdentifier
+                : name.quotedDatabaseIdentifier + "." + tableName.quotedDatabaseIdentifier
+            sql = try column + " MATCH " + pattern.sql(context, wrappedInParenthesis: true)
         }
         return wrappedInParenthesis ? "(" + sql + ")" : sql
     }

@@ -95,6 +95,8 @@ extension SQLExpression {
             return operands.contains(where: \.mayReadOtherRows)
         case let .aggregate(_, arguments, _, filter):
             return arguments.contains(where: \.mayReadOtherRows) || (filter?.mayReadOtherRows ?? false)
+        case .tableMatch(_, let pattern):
+            return pattern.mayReadOtherRows
         }
     }
 
