@@ -274,7 +274,7 @@ extension AssociationAggregate {
 
     /// The count and the zero of `isEmpty` (`COUNT(DISTINCT book.id) = 0`).
     private static func emptinessTest(_ expression: SQLExpression) -> (count: SQLExpression, zero: SQLExpression)? {
-        if case let .compare(.equal, count, zero) = expression.impl, case .aggregate("COUNT", _, true, nil) = count.impl,
+        if case let .compare(.equal, count, zero) = expression.impl, case .aggregate("COUNT", _, true, nil, nil) = count.impl,
            case .value(let dbValue) = zero.impl, dbValue == 0.databaseValue
         {
             return (count, zero)
