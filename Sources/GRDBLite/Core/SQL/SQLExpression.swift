@@ -38,8 +38,8 @@ public struct SQLExpression: Sendable {
         case collated(SQLExpression, Database.CollationName)
         /// `NAME(arguments)`
         case function(String, [SQLExpression])
-        /// `NAME([DISTINCT] arguments) [FILTER (WHERE filter)]`
-        case aggregate(String, [SQLExpression], isDistinct: Bool, filter: SQLExpression?)
+        /// `NAME([DISTINCT] arguments [ORDER BY ordering]) [FILTER (WHERE filter)]`
+        case aggregate(String, [SQLExpression], isDistinct: Bool, ordering: SQLOrdering?, filter: SQLExpression?)
         /// `COUNT(*)`
         case countAll
         /// `CAST(expression AS storageClass)`
@@ -54,8 +54,15 @@ public struct SQLExpression: Sendable {
 
     let impl: Impl
 
-    init(impl: Impl) {
+    /// Whether JSON-building functions (`JSON_ARRAY`...) read the
+    /// expression as JSON rather than as a plain value: true for
+    /// `JSONColumn` and `asJSON`. The SQL of the expression itself is
+    /// the same either way.
+    var interpretsAsJSON: Bool
+
+    init(impl: Impl, interpretsAsJSON: Bool = false) {
         self.impl = impl
+        self.interpretsAsJSON = interpretsAsJSON
     }
 
     /// A value, bound as a statement argument.
@@ -93,6 +100,10 @@ extension SQLExpression {
         case leftShift = "<<"
         case rightShift = ">>"
         case match = "MATCH"
+        /// `json -> path`: the JSON representation of a subcomponent.
+        case jsonExtractJSON = "->"
+        /// `json ->> path`: the SQL value of a subcomponent.
+        case jsonExtractSQL = "->>"
     }
 
     /// The equality and identity operators.
@@ -243,7 +254,9 @@ extension SQLExpression {
     /// (`COUNT`, `SUM`, `MAX` with one argument...) are known as such.
     static func function(_ name: String, _ arguments: [SQLExpression]) -> SQLExpression {
         let identifier = CaseInsensitiveIdentifier(name)
-        if ["AVG", "COUNT", "GROUP_CONCAT", "SUM", "TOTAL"].contains(where: identifier.matches)
+        if ["AVG", "COUNT", "GROUP_CONCAT", "SUM", "TOTAL",
+            "JSON_GROUP_ARRAY", "JSON_GROUP_OBJECT", "JSONB_GROUP_ARRAY", "JSONB_GROUP_OBJECT",
+        ].contains(where: identifier.matches)
             || (arguments.count == 1 && ["MAX", "MIN"].contains(where: identifier.matches))
         {
             return aggregate(name, arguments)
@@ -255,9 +268,10 @@ extension SQLExpression {
         _ name: String,
         _ arguments: [SQLExpression],
         isDistinct: Bool = false,
+        ordering: SQLOrdering? = nil,
         filter: SQLExpression? = nil) -> SQLExpression
     {
-        SQLExpression(impl: .aggregate(name, arguments, isDistinct: isDistinct, filter: filter))
+        SQLExpression(impl: .aggregate(name, arguments, isDistinct: isDistinct, ordering: ordering, filter: filter))
     }
 
     static let countAll = SQLExpression(impl: .countAll)
@@ -334,8 +348,15 @@ extension SQLExpression {
 // MARK: - Qualification
 
 extension SQLExpression {
-    /// The expression with its unqualified columns qualified by `alias`.
+    /// The expression with its unqualified columns qualified by `alias`;
+    /// its JSON interpretation is kept.
     func qualified(with alias: TableAliasBase) -> SQLExpression {
+        var result = qualifiedImpl(with: alias)
+        result.interpretsAsJSON = interpretsAsJSON
+        return result
+    }
+
+    private func qualifiedImpl(with alias: TableAliasBase) -> SQLExpression {
         let q = { (expression: SQLExpression) in expression.qualified(with: alias) }
         switch impl {
         case .value, .qualifiedColumn, .subquery, .exists, .countAll, .resolved, .tableMatch:
@@ -366,8 +387,10 @@ extension SQLExpression {
             return SQLExpression(impl: .cast(q(expression), storageClass))
         case let .function(name, arguments):
             return SQLExpression(impl: .function(name, arguments.map(q)))
-        case let .aggregate(name, arguments, isDistinct, filter):
-            return SQLExpression(impl: .aggregate(name, arguments.map(q), isDistinct: isDistinct, filter: filter.map(q)))
+        case let .aggregate(name, arguments, isDistinct, ordering, filter):
+            return SQLExpression(impl: .aggregate(
+                name, arguments.map(q), isDistinct: isDistinct,
+                ordering: ordering?.qualified(with: alias), filter: filter.map(q)))
         }
     }
 }
@@ -512,9 +535,13 @@ extension SQLExpression {
             sql = try expression.sql(context) + " COLLATE " + collation.rawValue.sqlName
         case let .function(name, arguments):
             return try name.sqlName + "(" + arguments.map { try $0.sql(context) }.joined(separator: ", ") + ")"
-        case let .aggregate(name, arguments, isDistinct, filter):
+        case let .aggregate(name, arguments, isDistinct, ordering, filter):
             var result = try name.sqlName + (isDistinct ? "(DISTINCT " : "(")
-                + arguments.map { try $0.sql(context) }.joined(separator: ", ") + ")"
+                + arguments.map { try $0.sql(context) }.joined(separator: ", ")
+            if let ordering {
+                result += try " ORDER BY " + ordering.sql(context)
+            }
+            result += ")"
             guard let filter else { return result }
             result += try " FILTER (WHERE " + filter.sql(context) + ")"
             sql = result

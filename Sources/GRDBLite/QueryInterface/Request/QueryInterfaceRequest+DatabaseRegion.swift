@@ -93,7 +93,7 @@ extension SQLExpression {
             return expression.mayReadOtherRows
         case let .associative(_, operands), let .function(_, operands):
             return operands.contains(where: \.mayReadOtherRows)
-        case let .aggregate(_, arguments, _, filter):
+        case let .aggregate(_, arguments, _, _, filter):
             return arguments.contains(where: \.mayReadOtherRows) || (filter?.mayReadOtherRows ?? false)
         case .tableMatch(_, let pattern):
             return pattern.mayReadOtherRows

@@ -275,7 +275,7 @@ extension AssociationAggregate {
 
     /// The count and the zero of `isEmpty` (`COUNT(DISTINCT book.id) = 0`).
     private static func emptinessTest(_ expression: SQLExpression) -> (count: SQLExpression, zero: SQLExpression)? {
-        if case let .compare(.equal, count, zero) = expression.impl, case .aggregate("COUNT", _, true, nil) = count.impl,
+        if case let .compare(.equal, count, zero) = expression.impl, case .aggregate("COUNT", _, true, nil, nil) = count.impl,
            case .literal(let literal) = zero.impl, literal.elements.count == 1,
            case .sql("0", let arguments) = literal.elements[0], arguments.isEmpty
         {
