@@ -19,8 +19,9 @@ import GRDBLite
 
     /// A module whose hook fails after the table is created.
     private struct FailingModule: VirtualTableModule {
+        typealias TableDefinition = Void
         var moduleName: String { "fts4" }
-        func makeTableDefinition(configuration: VirtualTableConfiguration) -> Void { () }
+        func makeTableDefinition(configuration: VirtualTableConfiguration) {}
         func moduleArguments(for definition: Void, in db: Database) throws -> [String] { ["body"] }
         func database(_ db: Database, didCreate tableName: String, using definition: Void) throws {
             throw DatabaseError(message: "refused")

@@ -44,9 +44,9 @@ import Testing
     }
 }
 
-private extension Double {
+extension Double {
     /// The value of `expression` where `d` is `date`.
-    static func fetchOne(_ db: Database, _ expression: SQLExpression, from date: String) throws -> Double? {
+    fileprivate static func fetchOne(_ db: Database, _ expression: SQLExpression, from date: String) throws -> Double? {
         try SQLRequest<Double>("SELECT \(expression) FROM (SELECT \(date) AS d)").fetchOne(db)
     }
 }

@@ -90,6 +90,16 @@ extension Table {
         all().annotated(with: selection)
     }
 
+    /// All rows, with `selection` appended to the table's columns.
+    public func annotated(with selection: [any SQLSelectable]) -> QueryInterfaceRequest<RowDecoder> {
+        all().annotated(with: selection)
+    }
+
+    /// A request of the ids (the single-column primary key).
+    public func selectID() -> QueryInterfaceRequest<RowDecoder.ID> where RowDecoder: Identifiable {
+        all().selectID()
+    }
+
     /// The rows that match a condition.
     public func filter(_ predicate: some SQLSpecificExpressible) -> QueryInterfaceRequest<RowDecoder> {
         all().filter(predicate)
@@ -135,6 +145,16 @@ extension Table {
     /// All rows, ordered.
     public func order(_ orderings: [any SQLOrderingTerm]) -> QueryInterfaceRequest<RowDecoder> {
         all().order(orderings)
+    }
+
+    /// All rows, ordered by an SQL ordering: `order(sql: "IFNULL(name, ?)", arguments: ["?"])`.
+    public func order(sql: String, arguments: StatementArguments = StatementArguments()) -> QueryInterfaceRequest<RowDecoder> {
+        all().order(sql: sql, arguments: arguments)
+    }
+
+    /// All rows, ordered by an SQL literal.
+    public func order(literal sqlLiteral: SQL) -> QueryInterfaceRequest<RowDecoder> {
+        all().order(literal: sqlLiteral)
     }
 
     /// All rows, ordered by primary key.
