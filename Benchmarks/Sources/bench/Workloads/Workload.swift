@@ -36,6 +36,7 @@ struct Workload: Sendable {
         insertByIndex, insertByName, insertRecords, insertEncodable,
         concurrentReads1, concurrentReads2, concurrentReads4, readsWhileWriting, writeWhileReading,
         observe1, observe10, observe100,
+        dump,
     ]
 
     static func named(_ name: String) -> Workload? {

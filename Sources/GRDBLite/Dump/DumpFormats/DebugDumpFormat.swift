@@ -20,6 +20,8 @@ public struct DebugDumpFormat: Sendable {
     public var nullValue: String
 
     private var hasWrittenRow = false
+    /// The printed columns of the current statement, computed at its first row.
+    private var columnIndexes: [CInt] = []
 
     /// Creates the format.
     public init(
@@ -42,15 +44,19 @@ extension DebugDumpFormat: DumpFormat {
     {
         if !hasWrittenRow {
             hasWrittenRow = true
+            columnIndexes = statement.dumpedColumnIndexes
             if header {
                 stream.writeLine(statement.columnNames.joined(separator: separator))
             }
         }
-        var values: [String] = []
-        for index in statement.dumpedColumnIndexes {
-            try values.append(text(db, statement, at: index))
+        // One string per row: a dump of a large table allocates little.
+        var line = ""
+        for (position, index) in columnIndexes.enumerated() {
+            if position > 0 { line += separator }
+            try line += text(db, statement, at: index)
         }
-        stream.writeLine(values.joined(separator: separator))
+        line += "\n"
+        stream.write(line)
     }
 
     /// Prepares for the next statement.
