@@ -29,10 +29,14 @@ protocol StatementRegionRefinement: StatementSelectionRefinement {
 }
 
 extension DatabaseRegion {
-    /// The tables and columns that the authorizer reports.
+    /// The tables and columns that the authorizer reports. A table
+    /// reported under two spellings (`foo` and `FOO`) keeps the first, as
+    /// in GRDB: tables are added in the authorizer's order.
     init(selectedColumns: [StatementAuthorizer.SelectedColumn]) {
         var columnsByTable: [String: Set<String>?] = [:]
+        var tables: [String] = []
         for selected in selectedColumns {
+            if columnsByTable[selected.table] == nil { tables.append(selected.table) }
             if selected.column.isEmpty {
                 // The whole table (`COUNT(*)`).
                 columnsByTable[selected.table] = .some(nil)
@@ -44,7 +48,8 @@ extension DatabaseRegion {
             }
         }
         self.init()
-        for (table, columns) in columnsByTable {
+        for table in tables {
+            let columns = columnsByTable[table]!
             formUnion(columns.map { DatabaseRegion(table: table, columns: $0) } ?? DatabaseRegion(table: table))
         }
     }

@@ -11,4 +11,17 @@ import Testing
             #expect(try db.makeStatement(sql: "SELECT 1").databaseRegion.isEmpty)
         }
     }
+
+    /// SQLite reports the rowid of `SELECT ID FROM FOO` under two spellings
+    /// of the table: the region keeps the first one, in every process (it
+    /// used to depend on the order of a hashed dictionary).
+    @Test func tableSpellingIsTheFirstReported() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db throws in
+            try db.execute(sql: "CREATE TABLE foo (id INTEGER PRIMARY KEY, name TEXT)")
+            #expect(try db.makeStatement(sql: "SELECT id FROM foo").databaseRegion.description == "foo(*)")
+            #expect(try db.makeStatement(sql: "SELECT ID FROM FOO").databaseRegion.description == "foo(*)")
+            #expect(try db.makeStatement(sql: "SELECT NAME FROM FOO").databaseRegion.description == "foo(name)")
+        }
+    }
 }
