@@ -127,4 +127,21 @@ extension DatabaseSnapshotReader {
     public func reentrantRead<T>(_ value: (Database) throws -> T) throws -> T {
         try unsafeReentrantRead(value)
     }
+
+    /// The same as `read`: a snapshot never changes, so no read of it is
+    /// unsafe.
+    @_disfavoredOverload
+    public func unsafeRead<T>(_ value: (Database) throws -> T) throws -> T {
+        try read(value)
+    }
+
+    /// The same as `read`: a snapshot never changes.
+    public func unsafeRead<T: Sendable>(_ value: @Sendable (Database) throws -> T) async throws -> T {
+        try await read(value)
+    }
+
+    /// The same as `asyncRead`: a snapshot never changes.
+    public func asyncUnsafeRead(_ value: @escaping @Sendable (Result<Database, any Error>) -> Void) {
+        asyncRead(value)
+    }
 }

@@ -103,16 +103,6 @@ public final class DatabaseSnapshot: DatabaseSnapshotReader {
         return try connection.syncEvenIfClosed(context, owner: self, value)
     }
 
-    /// The same as `read`: a snapshot never changes.
-    public func unsafeRead<T: Sendable>(_ value: @Sendable (Database) throws -> T) async throws -> T {
-        try await read(value)
-    }
-
-    /// The same as `asyncRead`: a snapshot never changes.
-    public func asyncUnsafeRead(_ value: @escaping @Sendable (Result<Database, any Error>) -> Void) {
-        asyncRead(value)
-    }
-
     /// Runs `value` as `read` does; from inside an access of this
     /// snapshot, runs it right away with its connection.
     public func unsafeReentrantRead<T>(_ value: (Database) throws -> T) throws -> T {

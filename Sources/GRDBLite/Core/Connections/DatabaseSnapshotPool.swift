@@ -136,22 +136,6 @@ public final class DatabaseSnapshotPool: DatabaseSnapshotReader {
         }
     }
 
-    /// The same as `read`: a snapshot never changes.
-    @_disfavoredOverload
-    public func unsafeRead<T>(_ value: (Database) throws -> T) throws -> T {
-        try read(value)
-    }
-
-    /// The same as `read`: a snapshot never changes.
-    public func unsafeRead<T: Sendable>(_ value: @Sendable (Database) throws -> T) async throws -> T {
-        try await read(value)
-    }
-
-    /// The same as `asyncRead`: a snapshot never changes.
-    public func asyncUnsafeRead(_ value: @escaping @Sendable (Result<Database, any Error>) -> Void) {
-        asyncRead(value)
-    }
-
     /// Runs `value` as `read` does; from inside a read of this snapshot
     /// pool, runs it right away with the reader of that read.
     public func unsafeReentrantRead<T>(_ value: (Database) throws -> T) throws -> T {

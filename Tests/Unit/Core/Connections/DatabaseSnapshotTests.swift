@@ -132,6 +132,19 @@ import TestSupport
         func count(_ reader: some DatabaseReader) throws -> Int { try reader.read(Self.value) }
         #expect(try count(snapshot) == 0)
         #expect(try count(dbPool) == 1)
+        // Unsafe reads through the protocols: the snapshot's state.
+        func unsafeCounts(_ reader: some DatabaseReader) async throws -> [Int] {
+            let asyncValue = try await reader.unsafeRead(Self.value)
+            let syncValue = try blocking { try reader.unsafeRead(Self.value) }
+            let scheduled = try await withCheckedThrowingContinuation { continuation in
+                reader.asyncUnsafeRead { dbResult in continuation.resume(with: dbResult.flatMap { db in Result { try Self.value(db) } }) }
+            }
+            return [asyncValue, syncValue, scheduled]
+        }
+        #expect(try await unsafeCounts(snapshot) == [0, 0, 0])
+        let anyReader: any DatabaseSnapshotReader = snapshot
+        #expect(try await anyReader.unsafeRead(Self.value) == 0)
+        #expect(try await unsafeCounts(dbPool) == [1, 1, 1])
     }
 
     @Test func aSnapshotHasThePoolsFunctionsAndCollations() throws {
