@@ -1,5 +1,4 @@
 import CSQLite
-import Synchronization
 
 extension Database {
     /// A function that receives the errors and warnings of SQLite.
@@ -42,4 +41,4 @@ extension Database {
     }
 }
 
-private let logErrorFunction = Mutex<Database.LogErrorFunction?>(nil)
+private let logErrorFunction = Locked<Database.LogErrorFunction?>(nil)

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 // Decodable records: each coding key reads, in this order, the column of
 // the same name (through `databaseColumnDecodingStrategy`), the row scope of
@@ -264,7 +263,7 @@ final class RowDecodingState {
 
     /// A state lives until the user releases the container, whose box is
     /// then only referenced here.
-    private static let keptStates = Mutex<[KeptState]>([])
+    private static let keptStates = Locked<[KeptState]>([])
 
     static func keep(_ state: RowDecodingState, whileBoxLives box: AnyObject) {
         let kept = KeptState(box: box, state: state)

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// A type that is tied to a database table.
 ///
@@ -70,7 +69,7 @@ extension TableRecord {
     }
 }
 
-private let defaultTableNames = Mutex<[ObjectIdentifier: String]>([:])
+private let defaultTableNames = Locked<[ObjectIdentifier: String]>([:])
 
 extension TableRecord where DatabaseComponents == Columns.Type {
     public static var databaseComponents: DatabaseComponents { Columns.self }

@@ -513,11 +513,8 @@ extension DatabasePool: DatabaseWriter { }
 
 /// A counter shared across threads.
 private final class AtomicCounter: Sendable {
-    private let value = Mutex(0)
+    private let value = Atomic(0)
     func increment() -> Int {
-        value.withLock { value in
-            value += 1
-            return value
-        }
+        value.wrappingAdd(1, ordering: .relaxed).newValue
     }
 }

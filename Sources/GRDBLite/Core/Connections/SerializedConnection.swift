@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 /// One SQLite connection and the serial dispatch queue that runs its
 /// accesses: a ``DatabaseQueue`` is one, a ``DatabasePool`` has one for
@@ -15,7 +14,7 @@ import Synchronization
 final class SerializedConnection: @unchecked Sendable {
     let db: Database
     let queue: DispatchQueue
-    private let closed = Mutex(false)
+    private let closed = Locked(false)
 
     /// Opens the connection; ``setUp(owner:)`` then applies the
     /// configuration.

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// A table of a request, whose columns can be qualified: `"player"."score"`.
 ///
@@ -6,7 +5,7 @@ import Synchronization
 /// table of a request when they are the same object, or when one was merged
 /// into the other (a request aliased twice). The table name is learned when
 /// the alias is attached to a request. See ``TableAlias``.
-// @unchecked Sendable: all its state is in a Mutex; the class is not final
+// @unchecked Sendable: all its state is behind a lock; the class is not final
 // (`TableAlias` subclasses it), so the compiler can't check it.
 public class TableAliasBase: @unchecked Sendable {
     private enum State: Sendable {
@@ -17,14 +16,14 @@ public class TableAliasBase: @unchecked Sendable {
     }
 
     // Guarded by the mutex; never held while another alias is accessed.
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     init(name: String? = nil) {
-        state = Mutex(.undefined(userName: name))
+        state = Locked(.undefined(userName: name))
     }
 
     init(tableName: String, userName: String? = nil) {
-        state = Mutex(.table(tableName: tableName, userName: userName))
+        state = Locked(.table(tableName: tableName, userName: userName))
     }
 
     /// The alias this one was merged into, or self.

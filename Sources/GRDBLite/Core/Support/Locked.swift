@@ -1,8 +1,10 @@
 import Foundation
 
-/// A value shared between threads, behind a lock. (NSLock, a pthread
-/// mutex, rather than `Synchronization.Mutex`: Thread Sanitizer sees the
-/// synchronization of the former only, on Linux.)
+/// A value shared between threads, behind a lock: GRDBLite's one lock type.
+/// (NSLock, a pthread mutex, rather than `Synchronization.Mutex`: on Linux,
+/// a contended `Mutex` waits in the toolchain's uninstrumented futex code,
+/// so Thread Sanitizer misses its synchronization and reports races that
+/// aren't; it intercepts pthread mutexes.) Counters use `Atomic`.
 // @unchecked Sendable: `value` is only used under `lock`.
 final class Locked<Value>: @unchecked Sendable {
     private let lock = NSLock()
