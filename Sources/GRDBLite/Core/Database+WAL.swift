@@ -77,7 +77,8 @@ extension Database {
         guard mode == "wal" else {
             if mode == "memory" {
                 throw DatabaseError(resultCode: .SQLITE_ERROR, message: """
-                    DatabasePool needs a database file in WAL mode, and an in-memory database can't use WAL                     (journal mode is memory): \(path). Use a DatabaseQueue for in-memory databases.
+                    DatabasePool needs a database file in WAL mode, and an in-memory database can't use WAL \
+                    (journal mode is memory): \(path). Use a DatabaseQueue for in-memory databases.
                     """)
             }
             if sqlite3_db_readonly(sqliteConnection, "main") == 1 {

@@ -63,9 +63,10 @@ import TestSupport
         let error = #expect(throws: DatabaseError.self) { try DatabasePool(path: path) }
         #expect(error?.resultCode == .SQLITE_ERROR)
         if path != "" {
-            #expect(error?.message?.contains("an in-memory database can't use WAL") == true, "\(String(describing: error))")
+            #expect(error?.message?.contains("an in-memory database can't use WAL (journal mode is memory)") == true, "\(String(describing: error))")
         }
         #expect(error?.message?.contains("DatabasePool") == true, "\(String(describing: error))")
+        #expect(error?.message?.contains("  ") == false, "a message of one line: \(String(describing: error))")
     }
 
     // MARK: - Readers
