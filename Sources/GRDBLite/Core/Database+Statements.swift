@@ -201,13 +201,8 @@ extension Database {
             // A rollback may undo schema changes.
             dropSchemaDependentCaches()
             // SQLite recompiles a statement after a schema change, and
-            // `SELECT *` may then return other columns than the Statement
-            // knows about.
-            statementCache.removeAll()
-        }
-        if statement.info.changesSchema {
-            // As GRDB: SQLite recompiles statements after a schema change,
-            // but a statement keeps its former column count and names.
+            // `SELECT *` may then return other columns than the cached
+            // Statement knows about (its column count and names).
             statementCache.removeAll()
         }
         if let effect = statement.info.transactionEffect {
