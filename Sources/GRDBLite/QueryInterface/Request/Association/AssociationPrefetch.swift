@@ -9,29 +9,17 @@
 // of the origin row, and stored in the `prefetchedRows` of each fetched row.
 
 extension SQLRelation {
-    /// A prepared request for the relation, which prefetches its to-many
-    /// associations.
-    ///
-    /// - parameter cached: Whether the statement comes from the statement
-    ///   cache: prefetch requests, whose SQL depends on the number of
-    ///   origin rows, are not cached.
-    func makePreparedRequest(_ db: Database, forSingleResult singleResult: Bool, cached: Bool = true) throws -> PreparedRequest {
-        let generator = SQLQueryGenerator(relation: self, forSingleResult: singleResult)
-        var preparedRequest = try PreparedRequest(
-            statement: generator.makeStatement(db, cached: cached),
-            adapter: joinedChildren.isEmpty ? nil : generator.rowAdapter(db))
-        let hasPrefetches = !prefetches.isEmpty
-        if hasPrefetches {
-            preparedRequest.supplementaryFetch = { db, rows in try prefetch(db, into: rows) }
-            preparedRequest.observedSupplementaryFetch = { db, rows, willFetch in
-                try withoutActuallyEscaping(willFetch) { try prefetch(db, into: rows, willFetch: $0) }
-            }
+    /// Whether the relation, or one of its joined associations, includes
+    /// to-many associations to prefetch.
+    var hasPrefetches: Bool { !prefetches.isEmpty }
+
+    /// Makes `preparedRequest` prefetch the relation's to-many
+    /// associations into the rows it fetches.
+    func addPrefetches(to preparedRequest: inout PreparedRequest) {
+        preparedRequest.supplementaryFetch = { db, rows in try prefetch(db, into: rows) }
+        preparedRequest.observedSupplementaryFetch = { db, rows, willFetch in
+            try withoutActuallyEscaping(willFetch) { try prefetch(db, into: rows, willFetch: $0) }
         }
-        if hasPrefetches || filter != nil {
-            // The region narrowed to rows, with prefetched associations.
-            preparedRequest.statement.selectionRefinement = RequestRegionRefinement(relation: self)
-        }
-        return preparedRequest
     }
 
     /// A to-many association to prefetch, and where its rows go.
