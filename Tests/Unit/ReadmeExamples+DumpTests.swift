@@ -3,7 +3,7 @@ import GRDBLite
 import Testing
 import TestSupport
 
-// The README's examples of "Backup and dump", as written there (temporary
+// The examples of the article "Backups and Dumps", as written there (temporary
 // paths aside), then their printed output, checked through a stream.
 
 @Suite struct ReadmeExamplesDumpTests {

@@ -2,8 +2,9 @@ import Testing
 import GRDBLite
 import TestSupport
 
-// The README's full-text search example, as written there (temporary
-// paths aside), on a `DatabaseQueue` and on a `DatabasePool`.
+// The full-text search example of the article "Full-Text Search and
+// JSON", as written there (temporary paths aside), on a `DatabaseQueue`
+// and on a `DatabasePool`.
 @Suite struct ReadmeExamplesFTSTests {
     @Test(arguments: WriterKind.allCases)
     func fullTextSearch(kind: WriterKind) throws {

@@ -3,8 +3,9 @@ import Testing
 import GRDBLite
 import TestSupport
 
-// The README's JSON example, as written there, on a `DatabaseQueue` and on a
-// `DatabasePool` (`dbQueue` is either).
+// The JSON example of the article "Full-Text Search and JSON", as
+// written there, on a `DatabaseQueue` and on a `DatabasePool` (`dbQueue`
+// is either).
 
 private struct Address: Codable {
     var city: String

@@ -44,7 +44,7 @@ public struct Configuration: Sendable {
     /// ``busyMode``: the readers of a pool wait up to 10 seconds when nil.
     var readonlyBusyMode: Database.BusyMode?
 
-    /// The kind of transaction that ``DatabaseQueue/write(_:)`` and
+    /// The kind of transaction that `write` and
     /// ``Database/inTransaction(_:_:)`` open when none is given. Read-only
     /// accesses always open deferred transactions. Default `.immediate`.
     public var defaultTransactionKind: Database.TransactionKind = .immediate

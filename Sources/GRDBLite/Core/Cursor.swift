@@ -459,7 +459,7 @@ public final class DropWhileCursor<Base: Cursor>: Cursor {
     }
 }
 
-/// The cursor returned by ``Cursor/flatMap(_:)`` and `joined()`: the
+/// The cursor returned by `flatMap(_:)` and `joined()`: the
 /// elements of each cursor of its base, in turn.
 public final class FlattenCursor<Base: Cursor>: Cursor where Base.Element: Cursor {
     let base: Base

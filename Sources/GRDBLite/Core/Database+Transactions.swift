@@ -103,6 +103,7 @@ extension Database {
     /// - parameter kind: The kind of transaction. If nil, DEFERRED when the
     ///   access is read-only, ``Configuration/defaultTransactionKind``
     ///   otherwise.
+    /// - parameter operations: Returns `.commit` or `.rollback`.
     public func inTransaction(
         _ kind: TransactionKind? = nil,
         _ operations: () throws -> TransactionCompletion) throws

@@ -16,8 +16,8 @@ import Foundation
 ///
 /// Reading a NULL into a non-optional, or a value that does not convert,
 /// through a subscript is a programmer error that traps with a message
-/// naming the column. Use ``decode(_:atIndex:)`` and
-/// ``decode(_:forColumn:)`` to get a thrown ``RowDecodingError`` instead.
+/// naming the column. Use `decode(_:atIndex:)` and
+/// `decode(_:forColumn:)` to get a thrown ``RowDecodingError`` instead.
 public final class Row {
     /// The statement whose current row this row reads (cursor rows).
     @usableFromInline let statement: Statement?

@@ -9,7 +9,7 @@
 /// ```
 ///
 /// Every fetching method takes an `adapter:` argument, requests take one
-/// with ``SQLRequest/init(sql:arguments:adapter:cached:)`` or
+/// with `SQLRequest.init(sql:arguments:adapter:cached:)` or
 /// ``FetchRequest/adapted(_:)``. The built-in adapters are ``ColumnMapping``,
 /// ``SuffixRowAdapter``, ``RangeRowAdapter``, ``ScopeAdapter``,
 /// ``EmptyRowAdapter`` and ``RenameColumnAdapter``; see also

@@ -65,8 +65,14 @@ extension Database {
     /// }
     /// ```
     ///
+    /// - parameter tables: The tables and views, in the order printed.
+    /// - parameter format: The format of the rows; by default `.debug()`.
     /// - parameter tableHeader: Whether the name of each table is printed
     ///   before its rows; by default when there are several tables.
+    /// - parameter stableOrder: Whether rows are sorted by primary key (or
+    ///   by all columns), for output that doesn't depend on storage order.
+    /// - parameter stream: Where the output goes; by default the standard
+    ///   output.
     /// - throws: A ``DatabaseError`` if a table or view does not exist.
     public func dumpTables(
         _ tables: [String],

@@ -46,6 +46,7 @@ public struct FTS5Pattern: Sendable {
 
     /// A pattern written in FTS5's query syntax.
     ///
+    /// - parameter rawPattern: The pattern, in FTS5's query syntax.
     /// - parameter allowedColumns: The columns that column filters
     ///   (`title: moby`) may name.
     /// - throws: A ``DatabaseError`` if SQLite refuses the pattern.

@@ -1,7 +1,7 @@
 /// An SQL expression that is read as JSON.
 ///
 /// A JSON expression offers the `->` and `->>` operators and
-/// `JSON_EXTRACT`, and JSON-building functions (``Database/jsonArray(_:)-1r2tc``,
+/// `JSON_EXTRACT`, and JSON-building functions (``Database/jsonArray(_:)-(Collection)``,
 /// ``Database/jsonObject(_:)``...) read it as JSON, not as a plain string:
 ///
 /// ```swift

@@ -12,6 +12,7 @@ extension Database {
     ///
     /// Added inside a transaction, the observer is told of its end.
     ///
+    /// - parameter transactionObserver: The observer to notify.
     /// - parameter extent: How long the observer is notified; by default
     ///   until it is deallocated (the connection holds a weak reference).
     public func add(

@@ -66,6 +66,7 @@ public struct DatabaseRegionObservation: Sendable {
     /// that follow: read the database there to see a state at least as
     /// recent as the commit.
     ///
+    /// - parameter writer: The database to observe.
     /// - parameter bufferingPolicy: What happens to the commits that the
     ///   iteration has not consumed yet: by default, each is kept
     ///   (`.bufferingNewest(1)` coalesces them).

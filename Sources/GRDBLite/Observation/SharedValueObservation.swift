@@ -31,6 +31,7 @@ extension ValueObservation where Reducer.Value: Sendable {
     /// the last value first (before `start` returns with
     /// ``ValueObservationScheduler/immediate``), then the next ones.
     ///
+    /// - parameter reader: The database to observe.
     /// - parameter scheduler: Where values are notified: by default,
     ///   asynchronously on the main dispatch queue, as in GRDB (on Linux,
     ///   it runs only if the main thread runs it: prefer

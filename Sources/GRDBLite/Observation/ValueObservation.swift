@@ -266,6 +266,7 @@ extension ValueObservation {
     /// }
     /// ```
     ///
+    /// - parameter reader: The database to observe.
     /// - parameter scheduler: By default, values are produced on a task
     ///   (``ValueObservationScheduler/task``).
     /// - parameter bufferingPolicy: What happens to the values that the

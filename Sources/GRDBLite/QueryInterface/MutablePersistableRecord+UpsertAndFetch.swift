@@ -33,6 +33,7 @@ extension MutablePersistableRecord {
     /// }
     /// ```
     ///
+    /// - parameter db: A connection that can write.
     /// - parameter conflictTarget: The columns of the uniqueness
     ///   constraint that may conflict; any constraint when empty.
     /// - parameter strategy: Which columns are updated when no assignment

@@ -14,6 +14,7 @@ extension TableRecord {
     /// ```
     ///
     /// - parameters:
+    ///   - destination: The record type of the associated table.
     ///   - key: The name of the association, by default the destination
     ///     table name (`author`).
     ///   - foreignKey: The foreign key, by default the single foreign key
@@ -38,6 +39,7 @@ extension TableRecord {
     /// ```
     ///
     /// - parameters:
+    ///   - destination: The record type of the associated table.
     ///   - key: The name of the association, by default the destination
     ///     table name, pluralized (`books`).
     ///   - foreignKey: The foreign key, by default the single foreign key
@@ -54,6 +56,7 @@ extension TableRecord {
     /// this table.
     ///
     /// - parameters:
+    ///   - destination: The record type of the associated table.
     ///   - key: The name of the association, by default the destination
     ///     table name.
     ///   - foreignKey: The foreign key, by default the single foreign key
@@ -106,6 +109,9 @@ extension TableRecord {
     /// }
     /// ```
     ///
+    /// - parameter destination: The record type of the associated table.
+    /// - parameter pivot: The association from this table to the pivot.
+    /// - parameter target: The association from the pivot to the target.
     /// - parameter key: The name of the association, by default the key of
     ///   `target`, pluralized.
     public static func hasMany<Pivot: Association, Target: Association>(

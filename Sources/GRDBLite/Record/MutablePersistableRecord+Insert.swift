@@ -6,6 +6,7 @@ extension MutablePersistableRecord {
     /// try player.insert(db)
     /// ```
     ///
+    /// - parameter db: A connection that can write.
     /// - parameter conflictResolution: By default, the record's
     ///   ``MutablePersistableRecord/persistenceConflictPolicy``.
     /// - throws: A ``DatabaseError`` (constraint violation...).

@@ -120,6 +120,10 @@ extension Database {
     /// try db.create(index: "player_on_email", on: "player", columns: ["email"], options: .unique)
     /// ```
     ///
+    /// - parameter name: The name of the index.
+    /// - parameter table: The indexed table.
+    /// - parameter columns: The indexed columns, in order.
+    /// - parameter options: `.unique`, `.ifNotExists`.
     /// - parameter condition: For a partial index, the rows to index.
     public func create(
         index name: String,

@@ -372,6 +372,7 @@ public final class DatabasePool: Sendable {
     ///
     /// - parameter kind: The kind of transaction; by default
     ///   ``Configuration/defaultTransactionKind``.
+    /// - parameter updates: Returns `.commit` or `.rollback`.
     public func writeInTransaction(
         _ kind: Database.TransactionKind? = nil,
         _ updates: (Database) throws -> Database.TransactionCompletion) throws

@@ -194,7 +194,7 @@ public final class DatabaseQueue: Sendable {
     }
 
     /// Runs `updates` outside of any transaction: the same as
-    /// ``writeWithoutTransaction(_:)-(Database)->T``, since all the accesses of
+    /// `writeWithoutTransaction(_:)`, since all the accesses of
     /// a queue run one after the other; but it throws `SQLITE_MISUSE` after
     /// `close()`.
     @_disfavoredOverload
@@ -230,6 +230,7 @@ public final class DatabaseQueue: Sendable {
     ///
     /// - parameter kind: The kind of transaction; by default
     ///   ``Configuration/defaultTransactionKind``.
+    /// - parameter updates: Returns `.commit` or `.rollback`.
     public func inTransaction(
         _ kind: Database.TransactionKind? = nil,
         _ updates: (Database) throws -> Database.TransactionCompletion) throws

@@ -40,8 +40,10 @@ extension CommonTableExpression {
     ///
     /// - parameter recursive: Whether the expression reads itself (`WITH
     ///   RECURSIVE`).
+    /// - parameter tableName: The name that requests read as a table name.
     /// - parameter columns: The names of its columns, if not those of the
     ///   request.
+    /// - parameter request: The request that defines its rows.
     public init(recursive: Bool = false, named tableName: String, columns: [String]? = nil, request: some SQLSubqueryable) {
         self.init(recursive: recursive, named: tableName, columns: columns, subquery: request.sqlSubquery)
     }

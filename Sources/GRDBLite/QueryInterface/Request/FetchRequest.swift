@@ -13,6 +13,7 @@ public protocol FetchRequest<RowDecoder>: SQLSubqueryable, DatabaseRegionConvert
 
     /// A prepared statement for the request, with its arguments bound.
     ///
+    /// - parameter db: The connection that prepares the statement.
     /// - parameter singleResult: Whether the request is fetched with
     ///   `fetchOne`, which lets it add `LIMIT 1`.
     func makePreparedRequest(_ db: Database, forSingleResult singleResult: Bool) throws -> PreparedRequest

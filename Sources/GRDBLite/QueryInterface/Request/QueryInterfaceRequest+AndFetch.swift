@@ -86,8 +86,11 @@ extension QueryInterfaceRequest {
     /// let scores = try Int.fetchAll(statement)
     /// ```
     ///
+    /// - parameter db: A connection that can write.
     /// - parameter conflictResolution: The conflict policy; by default, the
     ///   update policy of `MutablePersistableRecord` types, or ABORT.
+    /// - parameter assignments: The columns to set, and their values.
+    /// - parameter selection: The columns to return.
     /// - precondition: `selection` is not empty, and `assignments` set
     ///   at least one column.
     public func updateAndFetchStatement(

@@ -272,8 +272,10 @@ extension QueryInterfaceRequest {
     /// try Player.filter { $0.team == "red" }.updateAll(db, Column("score") += 1)
     /// ```
     ///
+    /// - parameter db: A connection that can write.
     /// - parameter conflictResolution: The conflict policy; by default, the
     ///   update policy of `MutablePersistableRecord` types, or ABORT.
+    /// - parameter assignments: The columns to set, and their values.
     @discardableResult
     public func updateAll(
         _ db: Database,

@@ -25,6 +25,8 @@ public struct SQLRequest<RowDecoder>: Sendable {
 extension SQLRequest {
     /// A request from SQL and arguments.
     ///
+    /// - parameter sql: The SQL of one statement.
+    /// - parameter arguments: The values bound to its parameters.
     /// - parameter adapter: The adapter of fetched rows, if any.
     /// - parameter cached: Whether the statement is kept in the statement
     ///   cache, for requests that run often.

@@ -7,7 +7,7 @@
 
 extension Table {
     /// The association to the records that a foreign key of this table
-    /// refers to. See ``TableRecord/belongsTo(_:key:using:)``.
+    /// refers to. See ``TableRecord/belongsTo(_:key:using:)-(Destination.Type,_,_)``.
     public func belongsTo<Destination: TableRecord>(
         _ destination: Destination.Type,
         key: String? = nil,
@@ -17,7 +17,7 @@ extension Table {
     }
 
     /// The association to the records whose foreign key refers to this
-    /// table. See ``TableRecord/hasMany(_:key:using:)``.
+    /// table. See ``TableRecord/hasMany(_:key:using:)-(Destination.Type,_,_)``.
     public func hasMany<Destination: TableRecord>(
         _ destination: Destination.Type,
         key: String? = nil,
@@ -27,7 +27,7 @@ extension Table {
     }
 
     /// The association to the record whose foreign key refers to this
-    /// table. See ``TableRecord/hasOne(_:key:using:)``.
+    /// table. See ``TableRecord/hasOne(_:key:using:)-(Destination.Type,_,_)``.
     public func hasOne<Destination: TableRecord>(
         _ destination: Destination.Type,
         key: String? = nil,

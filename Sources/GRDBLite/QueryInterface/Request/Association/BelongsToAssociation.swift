@@ -10,7 +10,7 @@
 /// let request = Book.including(required: Book.author)
 /// ```
 ///
-/// See ``TableRecord/belongsTo(_:key:using:)``.
+/// See ``TableRecord/belongsTo(_:key:using:)-(Destination.Type,_,_)``.
 public struct BelongsToAssociation<Origin, Destination>: AssociationToOne {
     public typealias OriginRowDecoder = Origin
     public typealias RowDecoder = Destination

@@ -11,7 +11,7 @@
 /// let request = Author.including(all: Author.books)
 /// ```
 ///
-/// See ``TableRecord/hasMany(_:key:using:)``.
+/// See ``TableRecord/hasMany(_:key:using:)-(Destination.Type,_,_)``.
 public struct HasManyAssociation<Origin, Destination>: AssociationToMany {
     public typealias OriginRowDecoder = Origin
     public typealias RowDecoder = Destination

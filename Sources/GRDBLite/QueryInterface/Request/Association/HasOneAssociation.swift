@@ -10,7 +10,7 @@
 /// let request = Country.including(optional: Country.profile)
 /// ```
 ///
-/// See ``TableRecord/hasOne(_:key:using:)``.
+/// See ``TableRecord/hasOne(_:key:using:)-(Destination.Type,_,_)``.
 public struct HasOneAssociation<Origin, Destination>: AssociationToOne {
     public typealias OriginRowDecoder = Origin
     public typealias RowDecoder = Destination

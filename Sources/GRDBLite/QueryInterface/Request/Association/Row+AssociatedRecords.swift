@@ -14,7 +14,7 @@
 extension Row {
     /// The record of the scope named `scope` (a joined association), at
     /// any depth. Traps if there is no such scope, or if it only contains
-    /// NULL; ``decode(_:forKey:)`` throws instead.
+    /// NULL; ``decode(_:forKey:)->Record`` throws instead.
     public subscript<Record: FetchableRecord>(_ scope: String) -> Record {
         do {
             return try decode(Record.self, forKey: scope)
