@@ -30,8 +30,8 @@ trap 'rm -rf "$probe"' EXIT
 printf '%s\n' '#include <stdio.h>' 'const char *sqlite3_libversion(void);' \
     'int main(void) { puts(sqlite3_libversion()); return 0; }' >"$probe/version.c"
 cc -o "$probe/version" "$probe/version.c" -lsqlite3
-echo "test.sh: the tests run on SQLite $(LD_LIBRARY_PATH=$library_path "$probe/version")" \
-    "(${library_path:-the system's libsqlite3})"
+library_name=${library_path:-the system libsqlite3}
+echo "test.sh: the tests run on SQLite $(LD_LIBRARY_PATH=$library_path "$probe/version") ($library_name)"
 
 if [ -z "$library_path" ]; then
     swift test "$@"

@@ -1,12 +1,8 @@
 import Dispatch
 import Foundation
-@testable import GRDBLite
+import GRDBLite
 import TestSupport
 import Testing
-
-/// Whether the SQLite that the tests run on has the `sqlite3_snapshot_*`
-/// functions (`SQLITE_ENABLE_SNAPSHOT`).
-let sqliteHasSnapshots = SnapshotAPI.linked != nil
 
 /// A pool observation started with the `.immediate` scheduler fetches its
 /// first value on a reader, then the writer starts observing. With SQLite
