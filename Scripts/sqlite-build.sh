@@ -86,7 +86,9 @@ if [ ! -f "$out/libsqlite3.so.0" ]; then
     sed 's/sqlite_nio_sqlite3/sqlite3/g' "$sources/sqlite_nio_sqlite3.c" >"$work/sqlite3.c"
     sed 's/sqlite_nio_sqlite3/sqlite3/g' "$sources/include/sqlite_nio_sqlite3.h" >"$work/sqlite3.h"
     echo "sqlite-build.sh: compiling SQLite $version (about a minute)..." >&2
-    cc -O2 -fPIC -shared -I"$work" "${options[@]}" \
+    # cc, or the clang of the Swift toolchain (the swift Docker images).
+    compiler=${CC:-$(command -v cc || command -v clang)}
+    "$compiler" -O2 -fPIC -shared -I"$work" "${options[@]}" \
         -Wl,-soname,libsqlite3.so.0 -o "$work/libsqlite3.so.0" "$work/sqlite3.c" -lpthread -ldl -lm
     # Every function keeps its name, and the snapshot functions are there.
     nm -D --defined-only "$work/libsqlite3.so.0" >"$work/symbols"

@@ -29,7 +29,7 @@ probe=$(mktemp -d)
 trap 'rm -rf "$probe"' EXIT
 printf '%s\n' '#include <stdio.h>' 'const char *sqlite3_libversion(void);' \
     'int main(void) { puts(sqlite3_libversion()); return 0; }' >"$probe/version.c"
-cc -o "$probe/version" "$probe/version.c" -lsqlite3
+"${CC:-$(command -v cc || command -v clang)}" -o "$probe/version" "$probe/version.c" -lsqlite3
 library_name=${library_path:-the system libsqlite3}
 echo "test.sh: the tests run on SQLite $(LD_LIBRARY_PATH=$library_path "$probe/version") ($library_name)"
 
