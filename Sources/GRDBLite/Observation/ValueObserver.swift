@@ -120,10 +120,10 @@ final class ValueObserver<Reducer: ValueReducer, Scheduler: ValueObservationSche
     private func startImmediatelyWithConcurrentReads(_ writer: some ObservationWriter) throws -> Reducer.Value {
         let (fetched, recordedRegion, fetchedState) = try writer.read { db in
             let (fetched, region) = try fetch(db, recording: tracking.isRecorded)
-            // The state of the fetch, if SQLite can tell it (not with an
-            // empty WAL file). It can be compared with a later one as long
-            // as the WAL file is not deleted, which the writer's open
-            // connection prevents.
+            // The state of the fetch, if SQLite can tell it (it may refuse,
+            // e.g. for a WAL file that no transaction was written to). It
+            // can be compared with a later one as long as the WAL file is
+            // not deleted, which the writer's open connection prevents.
             let state = SnapshotAPI.linked == nil ? nil : try? WALSnapshot(db)
             // unsafe: the fetched value goes from the reader to this thread.
             return (UncheckedSendable(fetched), region, state)
