@@ -8,8 +8,26 @@
 #   Scripts/bench.sh --output reports/latest      # + report.json, report.md, ratios.svg
 #   Scripts/bench.sh --quick --check-allocations  # CI: fast, fails on allocation regressions
 #   Scripts/bench.sh --help
+#
+# `--sqlite VERSION`, first: raw C, GRDBLite and GRDB run on that SQLite
+# instead of the system's, the libsqlite3.so.0 that Scripts/sqlite-build.sh
+# builds, loaded through LD_LIBRARY_PATH (the build doesn't change). Vapor
+# embeds its own 3.54.1: with `--sqlite 3.54.1`, the four sides run on the
+# same engine. The report shows each side's `sqlite_version()`.
+#
+#   Scripts/bench.sh --sqlite 3.54.1 --quick
 set -euo pipefail
 cd "$(dirname "$0")/.."
+library_path=
+if [ "${1:-}" = --sqlite ]; then
+    [ $# -ge 2 ] || { echo "bench.sh: --sqlite needs a version, e.g. --sqlite 3.54.1" >&2; exit 2; }
+    library_path=$(Scripts/sqlite-build.sh "$2" | tail -n 1)
+    shift 2
+fi
 Scripts/install-deps.sh
 swift build -c release --package-path Benchmarks --product bench >&2
-exec "$(swift build -c release --package-path Benchmarks --show-bin-path)/bench" "$@"
+bench="$(swift build -c release --package-path Benchmarks --show-bin-path)/bench"
+if [ -n "$library_path" ]; then
+    LD_LIBRARY_PATH=$library_path exec "$bench" "$@"
+fi
+exec "$bench" "$@"

@@ -209,7 +209,11 @@ extension ValueObservation {
     /// ``ValueObservationScheduler/async(onQueue:)`` on a serial dispatch
     /// queue, ``ValueObservationScheduler/task`` on a task,
     /// ``ValueObservationScheduler/immediate`` on the main thread with the
-    /// initial value before `start` returns.
+    /// initial value before `start` returns. In a ``DatabasePool``, that
+    /// initial value is fetched on a reader; it is fetched, and notified,
+    /// again once the writer observes, unless SQLite has snapshots
+    /// (`SQLITE_ENABLE_SNAPSHOT`) that tell that nothing was committed
+    /// in between.
     ///
     /// The observation retains `reader` until it ends. A database
     /// snapshot, or a read-only database, notifies its one value only.

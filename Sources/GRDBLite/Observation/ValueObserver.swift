@@ -112,14 +112,21 @@ final class ValueObserver<Reducer: ValueReducer, Scheduler: ValueObservationSche
     }
 
     /// The initial value, fetched on a reader of a pool without waiting
-    /// for the writer; then the writer observes, and the value is fetched
-    /// again, since commits may have happened in between (SQLite's
-    /// snapshots, which would tell, are missing from Debian's SQLite).
+    /// for the writer; then the writer observes. Commits may have happened
+    /// in between: with SQLite snapshots (`SQLITE_ENABLE_SNAPSHOT`), the
+    /// writer compares the state the value was fetched from with the last
+    /// commit, and fetches again only if they differ; without them
+    /// (Debian's SQLite), it always fetches again.
     private func startImmediatelyWithConcurrentReads(_ writer: some ObservationWriter) throws -> Reducer.Value {
-        let (fetched, recordedRegion) = try writer.read { db in
+        let (fetched, recordedRegion, fetchedState) = try writer.read { db in
             let (fetched, region) = try fetch(db, recording: tracking.isRecorded)
+            // The state of the fetch, if SQLite can tell it (it may refuse,
+            // e.g. for a WAL file that no transaction was written to). It
+            // can be compared with a later one as long as the WAL file is
+            // not deleted, which the writer's open connection prevents.
+            let state = SnapshotAPI.linked == nil ? nil : try? WALSnapshot(db)
             // unsafe: the fetched value goes from the reader to this thread.
-            return (UncheckedSendable(fetched), region)
+            return (UncheckedSendable(fetched), region, state)
         }
         let initialValue = try reduceQueue.sync { try reduceInitialValue(fetched.value) }
         writer.observationWriterAsync { dbResult in
@@ -127,6 +134,12 @@ final class ValueObserver<Reducer: ValueReducer, Scheduler: ValueObservationSche
                 let db = try dbResult.get()
                 guard self.isObserving else { return }
                 var region = try self.explicitRegion(db)
+                if let fetchedState, try db.isolated(readOnly: true, { fetchedState.isCurrent(in: db) }) {
+                    // No commit since the fetch: the value and its region hold.
+                    self.install(in: db, region: region ?? recordedRegion, isFetching: false)
+                    self.reportRegion()
+                    return
+                }
                 if case .constantRegion = self.tracking { region = recordedRegion }
                 self.install(in: db, region: region, isFetching: true)
                 self.events.databaseDidChange?()

@@ -143,7 +143,7 @@ import TestSupport
         let error = #expect(throws: DatabaseError.self) {
             try strict.read { db throws in try String.fetchOne(db, sql: #"SELECT "foo""#) }
         }
-        #expect(error?.message == "no such column: foo")
+        #expect(error?.message == noSuchColumnMessage("foo", doubleQuoted: true))
         var configuration = Configuration()
         configuration.acceptsDoubleQuotedStringLiterals = true
         let lenient = try DatabaseQueue(configuration: configuration)

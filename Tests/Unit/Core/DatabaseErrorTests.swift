@@ -132,7 +132,7 @@ import TestSupport
         let error = try #require(#expect(throws: DatabaseError.self) {
             try dbQueue.read { db throws in try Row.fetchAll(db, sql: #"SELECT "nope" FROM player"#) }
         })
-        #expect(error.message == "no such column: nope")
+        #expect(error.message == noSuchColumnMessage("nope", doubleQuoted: true))
     }
 
     @Test func busyBetweenTwoQueuesOnOneFile() throws {

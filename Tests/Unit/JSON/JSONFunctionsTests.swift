@@ -2,6 +2,8 @@ import GRDBLite
 import Testing
 
 /// One JSON function call on constants: its SQL and its result on SQLite.
+/// JSON values given to builders are parsed with `jsonParser`: `JSON`
+/// before SQLite 3.45, `JSONB` since.
 struct JSONFunctionCase: Sendable, CustomTestStringConvertible {
     var expression: SQLExpression
     var sql: String
@@ -23,7 +25,7 @@ struct JSONFunctionCase: Sendable, CustomTestStringConvertible {
         JSONFunctionCase(Database.jsonArray(1...3), "JSON_ARRAY(?, ?, ?)", "[1,2,3]"),
         JSONFunctionCase(
             Database.jsonArray([1, "[2]", "[3]".databaseValue.asJSON] as [any SQLExpressible]),
-            "JSON_ARRAY(?, ?, JSON(?))", #"[1,"[2]",[3]]"#),
+            "JSON_ARRAY(?, ?, \(jsonParser)(?))", #"[1,"[2]",[3]]"#),
         JSONFunctionCase(Database.jsonArrayLength("[1,2,3]"), "JSON_ARRAY_LENGTH(?)", 3),
         JSONFunctionCase(
             Database.jsonArrayLength(#"{"a":[1,2]}"#, atPath: "$.a"), "JSON_ARRAY_LENGTH(?, ?)", 2),
@@ -39,7 +41,7 @@ struct JSONFunctionCase: Sendable, CustomTestStringConvertible {
             "JSON_REPLACE(?, ?, ?, ?, ?)", #"{"a":2}"#),
         JSONFunctionCase(
             Database.jsonSet(#"{"a":1}"#, ["$.a": 2, "$.b": #"{"c":3}"#.databaseValue.asJSON] as KeyValuePairs<String, any SQLExpressible>),
-            "JSON_SET(?, ?, ?, ?, JSON(?))", #"{"a":2,"b":{"c":3}}"#),
+            "JSON_SET(?, ?, ?, ?, \(jsonParser)(?))", #"{"a":2,"b":{"c":3}}"#),
         JSONFunctionCase(
             Database.jsonObject(["a": 1, "b": Database.jsonArray([2])] as KeyValuePairs<String, any SQLExpressible>),
             "JSON_OBJECT(?, ?, ?, JSON_ARRAY(?))", #"{"a":1,"b":[2]}"#),
@@ -55,7 +57,7 @@ struct JSONFunctionCase: Sendable, CustomTestStringConvertible {
         JSONFunctionCase(Database.jsonIsValid(#"{"a":1}"#), "JSON_VALID(?)", 1),
         JSONFunctionCase(Database.jsonIsValid(#"{"a":1"#), "JSON_VALID(?)", 0),
         JSONFunctionCase(Database.jsonQuote("a\"b"), "JSON_QUOTE(?)", #""a\"b""#),
-        JSONFunctionCase(Database.jsonQuote("[1]".databaseValue.asJSON), "JSON_QUOTE(JSON(?))", "[1]"),
+        JSONFunctionCase(Database.jsonQuote("[1]".databaseValue.asJSON), "JSON_QUOTE(\(jsonParser)(?))", "[1]"),
         JSONFunctionCase(Database.jsonQuote(Database.jsonArray([1])), "JSON_QUOTE(JSON_ARRAY(?))", "[1]"),
     ] }
 
@@ -97,7 +99,7 @@ struct JSONFunctionCase: Sendable, CustomTestStringConvertible {
                 .filter(Column("id") == 1)
                 .select(Database.jsonGroupArray(address), as: String.self)
             #expect(try sqlAndArguments(db, addresses).sql == #"""
-                SELECT JSON_GROUP_ARRAY(JSON("address")) FROM "player" WHERE "id" = ?
+                SELECT JSON_GROUP_ARRAY(\#(jsonParser)("address")) FROM "player" WHERE "id" = ?
                 """#)
             #expect(try addresses.fetchOne(db) == #"[{"city":"Paris","country":"FR"}]"#)
 
@@ -111,7 +113,7 @@ struct JSONFunctionCase: Sendable, CustomTestStringConvertible {
             let filtered = Table("player").select(
                 Database.jsonGroupObject(key: name, value: address, filter: Column("id") > 2), as: String.self)
             #expect(try sqlAndArguments(db, filtered).sql == #"""
-                SELECT JSON_GROUP_OBJECT("name", JSON("address")) FILTER (WHERE "id" > ?) FROM "player"
+                SELECT JSON_GROUP_OBJECT("name", \#(jsonParser)("address")) FILTER (WHERE "id" > ?) FROM "player"
                 """#)
             #expect(try filtered.fetchOne(db) == #"{"Craig":{"city":"Lyon","country":"FR"}}"#)
 

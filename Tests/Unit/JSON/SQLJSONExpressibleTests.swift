@@ -11,9 +11,10 @@ private typealias Player = JSONFixtures.Player
             #expect(column.name == "info")
             enum CodingKeys: String, CodingKey { case address = "address_json" }
             #expect(JSONColumn(CodingKeys.address).name == "address_json")
-            // Plain SQL on its own; parsed by JSON-building functions.
+            // Plain SQL on its own; parsed by JSON-building functions (with
+            // JSONB since SQLite 3.45).
             #expect(try evaluate(db, Database.jsonArray([column, Column("info")] as [any SQLExpressible]), from: "t").sql
-                == #"SELECT JSON_ARRAY(JSON("info"), "info") FROM t"#)
+                == #"SELECT JSON_ARRAY(\#(jsonParser)("info"), "info") FROM t"#)
         }
     }
 
@@ -33,8 +34,8 @@ private typealias Player = JSONFixtures.Player
             ]
             let (sql, _) = try evaluate(db, Database.jsonArray(elements), from: "t")
             #expect(sql == #"""
-                SELECT JSON_ARRAY(JSON(?), ?, JSON("name"), JSON(ABS("score")), \#
-                JSON("info" ->> ?), "info" -> ?, JSON(?), ?) FROM t
+                SELECT JSON_ARRAY(\#(jsonParser)(?), ?, \#(jsonParser)("name"), \#(jsonParser)(ABS("score")), \#
+                \#(jsonParser)("info" ->> ?), "info" -> ?, JSON(?), ?) FROM t
                 """#)
             let value: String? = try selectValue(db, Database.jsonArray([
                 "[1]".databaseValue.asJSON, DatabaseValue.null.asJSON, "[3]",
@@ -124,7 +125,7 @@ private typealias Player = JSONFixtures.Player
                 ])
                 .filter(alias[Player.Columns.address.jsonExtract(atPath: "$.country")] == "DE")
             #expect(try sqlAndArguments(db, request).sql == #"""
-                SELECT JSON_ARRAY(JSON("p"."info")), "p"."info" ->> ?, "p"."address" ->> ? \#
+                SELECT JSON_ARRAY(\#(jsonParser)("p"."info")), "p"."info" ->> ?, "p"."address" ->> ? \#
                 FROM "player" "p" WHERE JSON_EXTRACT("p"."address", ?) = ?
                 """#)
             let row = try #require(try Row.fetchOne(db, request))

@@ -81,7 +81,7 @@ private typealias Player = QueryInterfaceFixtures.Player
                 try Player.select(column).filter(column == 1).fetchAll(db)
             }
             #expect(error.resultCode == .SQLITE_ERROR)
-            #expect(error.message == #"no such column: name" FROM player; DELETE FROM player; --"#)
+            #expect(error.message == noSuchColumnMessage(#"name" FROM player; DELETE FROM player; --"#, doubleQuoted: true))
             #expect(error.sql == #"SELECT "name"" FROM player; DELETE FROM player; --" FROM "player" WHERE "name"" FROM player; DELETE FROM player; --" = ?"#)
 
             #expect(throws: DatabaseError.self) {

@@ -320,6 +320,18 @@ import TestSupport
         #expect(Database.sqliteLibVersion.hasPrefix("3."))
     }
 
+    /// `Scripts/test.sh --sqlite VERSION` sets GRDBLITE_EXPECT_SQLITE_VERSION:
+    /// a leg whose dynamic loader found another libsqlite3 fails here instead
+    /// of running the suite on the wrong SQLite.
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["GRDBLITE_EXPECT_SQLITE_VERSION"] != nil))
+    func sqliteVersionIsTheExpectedOne() throws {
+        let expected = try #require(ProcessInfo.processInfo.environment["GRDBLITE_EXPECT_SQLITE_VERSION"])
+        #expect(Database.sqliteLibVersion == expected)
+        // sqlite3_libversion() and sqlite_version() both come from the
+        // library that was loaded, not from the headers GRDBLite built with.
+        #expect(try DatabaseQueue().read { try String.fetchOne($0, sql: "SELECT sqlite_version()") } == expected)
+    }
+
     @Test func lastErrorOfTheConnection() throws {
         let dbQueue = try DatabaseQueue()
         dbQueue.inDatabase { db in
