@@ -261,6 +261,7 @@ extension String: DatabaseValueConvertible, StatementColumnConvertible {
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> String? {
         switch dbValue.storage {
         case .string(let value): value
+        // Unsafe: the bytes are alive for the call, and copied into the string.
         case .blob(let data): data.withUnsafeBytes { String.validatingUTF8Bytes($0) }
         default: nil
         }
