@@ -75,6 +75,15 @@ func sqliteInfoBySide(_ sides: [Side], fixture: Fixture) throws -> [String: SQLi
     return infos
 }
 
+/// Prints a report on stdout, and flushes it: stdout is buffered when it
+/// is not a terminal, stderr never is, so without the flush a progress
+/// line written after the report ("Wrote …") would land inside it when
+/// both streams go to the same place.
+func printReport(_ text: String) {
+    print(text, terminator: "")
+    fflush(nil) // every output stream: `stdout` is a global Swift 6 refuses
+}
+
 /// Progress and warnings go to stderr, the report to stdout.
 func progress(_ message: String) {
     FileHandle.standardError.write(Data((message + "\n").utf8))

@@ -13,7 +13,9 @@ import Foundation
 ///   that the writers fill and the bench empties before each run. Made
 ///   when a workload first needs it.
 ///
-/// Row `n` holds `n` in each of its ten columns, as in GRDB's suite.
+/// Row `n` holds `n` in each of its ten columns, as in GRDB's suite. The
+/// fetch file also holds the `wideorder` table of the wide workloads
+/// (`WideWorkloads.swift`), and the insert file an empty one.
 final class Fixture {
     let folder: String
     let fetchRowCount: Int
@@ -45,6 +47,8 @@ final class Fixture {
         insertChecker = try RawDatabase(path: insertPath)
         try insertChecker.execute("DROP TABLE IF EXISTS item")
         try insertChecker.execute(BenchSQL.createTable)
+        try insertChecker.execute("DROP TABLE IF EXISTS wideorder")
+        try insertChecker.execute(WideSQL.createTable)
     }
 
     deinit {
@@ -61,7 +65,9 @@ final class Fixture {
         do {
             let db = try RawDatabase(path: fetchPath)
             if try db.integers("SELECT 1 FROM sqlite_master WHERE name = 'item'") != nil,
-               try db.itemDigest() == expected
+               try db.itemDigest() == expected,
+               try db.integers("SELECT 1 FROM sqlite_master WHERE name = 'wideorder'") != nil,
+               try db.integers("SELECT COUNT(*) FROM wideorder") == [wideRowCount]
             {
                 return
             }
@@ -81,6 +87,7 @@ final class Fixture {
             if code != SQLITE_DONE { throw db.error(code, BenchSQL.insertPositional) }
         }
         try db.execute("COMMIT")
+        try db.generateWideTable(count: wideRowCount)
         let digest = try db.itemDigest()
         if digest != expected {
             throw BenchError("generated \(fetchPath) holds \(digest), expected \(expected)")
@@ -120,6 +127,16 @@ final class Fixture {
     /// Empties the inserted table before a run of an insert workload.
     func resetInsertTable() throws {
         try insertChecker.execute("DELETE FROM item")
+    }
+
+    /// Empties the wide table before a run of `insert-wide-encodable`.
+    func resetWideInsertTable() throws {
+        try insertChecker.execute("DELETE FROM wideorder")
+    }
+
+    /// What the last run of `insert-wide-encodable` wrote.
+    func insertedWideDigest() throws -> Digest {
+        try Digest(orders: insertChecker.wideOrders())
     }
 
     /// What the last run of an insert workload wrote.

@@ -75,7 +75,7 @@ public struct DatabaseValue: Hashable, Sendable {
             // Text that is not valid UTF-8 is kept as bytes rather than
             // repaired: converting it to String then fails instead of
             // returning a different string.
-            if let string = String(validating: bytes, as: UTF8.self) {
+            if let string = String.validatingUTF8Bytes(bytes) {
                 storage = .string(string)
             } else {
                 storage = .blob(Data(bytes))
@@ -98,7 +98,7 @@ public struct DatabaseValue: Hashable, Sendable {
             let bytes = UnsafeBufferPointer(
                 start: sqlite3_value_text(sqliteValue),
                 count: Int(sqlite3_value_bytes(sqliteValue)))
-            if let string = String(validating: bytes, as: UTF8.self) {
+            if let string = String.validatingUTF8Bytes(bytes) {
                 storage = .string(string)
             } else {
                 storage = .blob(Data(bytes))

@@ -271,11 +271,21 @@ public final class Statement {
     /// The 0-based offset of the parameter named `name`. The parameter at
     /// `hint` is tried first: values usually come in parameter order, and
     /// the same literals compare by their bits.
-    @usableFromInline
+    ///
+    /// Inlined, so that the usual case (the parameter at `hint`, the same
+    /// literal) costs a comparison of bits and no call.
+    @inlinable
+    @inline(__always)
     func parameterOffset(named name: String, hint: Int) throws -> Int {
         if hint < argumentNames.count, let candidate = argumentNames[hint], candidate == name {
             return hint
         }
+        return try parameterOffset(searching: name)
+    }
+
+    /// The 0-based offset of the parameter named `name`, searched.
+    @usableFromInline
+    func parameterOffset(searching name: String) throws -> Int {
         if let offset = argumentNames.firstIndex(where: { $0 == name }) {
             return offset
         }

@@ -460,7 +460,22 @@ struct RecordKeyedEncodingContainer<Record: EncodableRecord, Key: CodingKey>: Ke
 
 /// Turns any `Encodable` value into a database value.
 enum RecordValueEncoding<Record: EncodableRecord> {
+    ///
+    /// `Date`, `Data` and `UUID` are recognized by their metadata, a
+    /// comparison of pointers, before any dynamic cast: `as?` costs a
+    /// runtime call, for every value.
     static func databaseValue<T: Encodable>(_ value: T, column: String, key: some CodingKey) throws -> DatabaseValue {
+        if T.self == Date.self {
+            // Unsafe: T is Date.
+            return Record.databaseDateEncodingStrategy(for: column).encode(unsafeBitCast(value, to: Date.self))
+        }
+        if T.self == Data.self {
+            return try Record.databaseDataEncodingStrategy(for: column).encode(value as! Data)
+        }
+        if T.self == UUID.self {
+            // Unsafe: T is UUID.
+            return Record.databaseUUIDEncodingStrategy(for: column).encode(unsafeBitCast(value, to: UUID.self))
+        }
         if let date = value as? Date {
             return Record.databaseDateEncodingStrategy(for: column).encode(date)
         }

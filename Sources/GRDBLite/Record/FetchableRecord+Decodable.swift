@@ -562,11 +562,24 @@ enum RecordValueDecoding<Record: FetchableRecord> {
     /// Decodes column `columnIndex`: `Date` and `Data` with the record's
     /// strategies, database values directly, other types from a single
     /// value, or from JSON.
-    static func decode<T: Decodable>(_ type: T.Type, row: Row, columnIndex index: Int, codingPath: [any CodingKey]) throws -> T {
+    ///
+    /// `codingPath` is only built for values decoded with a decoder: an
+    /// array of one more key costs an allocation per decoded value.
+    static func decode<T: Decodable>(
+        _ type: T.Type, row: Row, columnIndex index: Int,
+        codingPath: @autoclosure () -> [any CodingKey]) throws -> T
+    {
         let column = row.columnName(atUncheckedIndex: index)
         if T.self == Date.self {
+            let strategy = Record.databaseDateDecodingStrategy(for: column)
+            if case .deferredToDate = strategy {
+                // The default: read from the column's bytes, as a `Date`
+                // property of `init(row:)` reads, without the `String` of
+                // a `DatabaseValue`. Same result as `Date.fromDatabaseValue`.
+                return try row.fastDecode(Date.self, atUncheckedIndex: index) as! T
+            }
             let dbValue = row.databaseValue(atUncheckedIndex: index)
-            guard let date = Record.databaseDateDecodingStrategy(for: column).decode(dbValue) else {
+            guard let date = strategy.decode(dbValue) else {
                 throw RowDecodingError.valueMismatch(Date.self, row: row, columnIndex: index, databaseValue: dbValue)
             }
             return date as! T
@@ -585,7 +598,7 @@ enum RecordValueDecoding<Record: FetchableRecord> {
             return try decodeValue(type, row: row, index: index) as! T
         }
         do {
-            return try T(from: ColumnDecoder<Record>(row: row, columnIndex: index, codingPath: codingPath, recordFromRow: false))
+            return try T(from: ColumnDecoder<Record>(row: row, columnIndex: index, codingPath: codingPath(), recordFromRow: false))
         } catch is JSONRequired {
             return try decodeJSON(T.self, row: row, columnIndex: index)
         }

@@ -213,6 +213,37 @@ private struct Everything: Codable, FetchableRecord, PersistableRecord, Equatabl
         }
     }
 
+    /// With the default strategy, dates read from the column's bytes on
+    /// cursor rows, and from database values on copied rows: the same
+    /// dates, and the same errors.
+    @Test func defaultDateStrategyOnLiveAndCopiedRows() throws {
+        struct Event: Decodable, FetchableRecord {
+            var at: Date
+            var end: Date?
+        }
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { db throws in
+            let sql = "SELECT '2026-11-26 12:34:56.789' AS at, NULL AS \"end\" UNION ALL SELECT 86400.5, '1970-01-02'"
+            let expected: [(Date, Date?)] = [
+                (Date(timeIntervalSince1970: 1_795_696_496.789), nil),
+                (Date(timeIntervalSince1970: 86400.5), Date(timeIntervalSince1970: 86400)),
+            ]
+            let live = try Event.fetchAll(db, sql: sql)
+            let copied = try Row.fetchAll(db, sql: sql).map { try Event(row: $0) }
+            for events in [live, copied] {
+                #expect(events.count == 2)
+                for (event, (at, end)) in zip(events, expected) {
+                    #expect(abs(event.at.timeIntervalSince1970 - at.timeIntervalSince1970) < 0.0005)
+                    #expect(event.end == end)
+                }
+            }
+            let bad = "SELECT 'not a date' AS at, NULL AS \"end\""
+            #expect(throws: RowDecodingError.self) { try Event.fetchOne(db, sql: bad) }
+            let row = try #require(try Row.fetchOne(db, sql: bad))
+            #expect(throws: RowDecodingError.self) { try Event(row: row) }
+        }
+    }
+
     @Test func nestedRecordDecodedFromTheWholeRow() throws {
         struct Player: Decodable, FetchableRecord { var name: String }
         struct Info: Decodable, FetchableRecord {

@@ -46,7 +46,7 @@ struct Compare: ParsableCommand {
             throw ExitCode(2)
         }
         let comparison = Comparison(baseline: base, current: now, threshold: threshold)
-        print(comparison.markdown, terminator: "")
+        printReport(comparison.markdown)
         if let reason = comparison.incomparable {
             progress("error: \(reason)")
             throw ExitCode(2)

@@ -115,7 +115,7 @@ struct Instructions: ParsableCommand {
                             allocations: result.once.allocations)
                     })
             })
-        print(MarkdownReport.render(report), terminator: "")
+        printReport(MarkdownReport.render(report))
         if let output {
             try writeJSON(report, to: output)
             progress("Wrote \(output)")

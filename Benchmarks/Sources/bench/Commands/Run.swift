@@ -129,7 +129,7 @@ struct Run: ParsableCommand {
             insertRowCount: insertRowCount,
             allocationFiguresUnavailable: allocationsUnavailable,
             workloads: results)
-        print(MarkdownReport.render(report), terminator: "")
+        printReport(MarkdownReport.render(report))
         if let output {
             for file in try ReportFiles.write(report, to: output) {
                 progress("Wrote \(file)")

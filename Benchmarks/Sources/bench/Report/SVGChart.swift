@@ -3,9 +3,13 @@ import Foundation
 /// A bar chart of the ratios to raw C (lower is better; raw C is 1×), as a
 /// standalone SVG file. The axis is logarithmic: the sides span from about
 /// 1× to tens of times raw C, and a ratio reads as a distance from the 1×
-/// line whatever its size.
+/// line whatever its size. Workloads without a raw C side (value
+/// observation) have no ratio to chart: they are named under the chart.
 enum SVGChart {
-    private static let labelWidth = 230.0
+    /// The label column is as wide as the longest title needs, at least this.
+    private static let minimumLabelWidth = 230.0
+    /// An upper bound of the width of a character at the labels' 12 px.
+    private static let characterWidth = 6.8
     private static let plotWidth = 600.0
     private static let barHeight = 14.0
     private static let barGap = 2.0
@@ -20,7 +24,13 @@ enum SVGChart {
         let present = MarkdownReport.presentSides(report.workloads.map(\.sides))
         let shown = bars.filter { present.contains($0.side) }
         let groupHeight = Double(shown.count) * (barHeight + barGap) + 14
-        let values = report.workloads.flatMap { result in shown.compactMap { result.ratios[Ratio.key($0.side, .raw)] } }
+        let hasRatio = { (result: WorkloadResult) in shown.contains { result.ratios[Ratio.key($0.side, .raw)] != nil } }
+        let workloads = report.workloads.filter(hasRatio)
+        let left = report.workloads.filter { !hasRatio($0) }.map(\.workload)
+        let labelWidth = max(
+            minimumLabelWidth,
+            (Double(workloads.map(\.title.count).max() ?? 0) * characterWidth + 16).rounded(.up))
+        let values = workloads.flatMap { result in shown.compactMap { result.ratios[Ratio.key($0.side, .raw)] } }
         // The axis: 1-2-5 ticks from 0.5× (or lower) to above the largest ratio.
         let ticks = axisTicks(minimum: min(0.5, values.min() ?? 1), maximum: max(2, values.max() ?? 1))
         let low = log10(ticks.first!)
@@ -28,7 +38,7 @@ enum SVGChart {
         func x(_ value: Double) -> Double {
             labelWidth + (log10(max(value, ticks.first!)) - low) / (high - low) * plotWidth
         }
-        let plotBottom = top + Double(report.workloads.count) * groupHeight
+        let plotBottom = top + Double(workloads.count) * groupHeight
         let width = labelWidth + plotWidth + 70
         let height = plotBottom + 66
 
@@ -54,7 +64,7 @@ enum SVGChart {
         }
 
         let floor = x(1)
-        for (row, result) in report.workloads.enumerated() {
+        for (row, result) in workloads.enumerated() {
             let groupTop = top + Double(row) * groupHeight
             let labelY = groupTop + 4 + Double(shown.count) * (barHeight + barGap) / 2 + 4
             svg.append(##"<text x="\##(format(labelWidth - 8))" y="\##(format(labelY))" text-anchor="end">\##(escape(result.title))</text>"##)
@@ -79,7 +89,10 @@ enum SVGChart {
         // Raw C, the floor.
         svg.append(##"<line x1="\##(format(floor))" y1="\##(format(top - 8))" x2="\##(format(floor))" y2="\##(format(plotBottom))" stroke="#222" stroke-dasharray="4 3"/>"##)
         svg.append(##"<text x="\##(format(floor + 4))" y="\##(format(top - 10))" fill="#222">raw C = 1×</text>"##)
-        let footer = "\(report.software.sqliteSummary). Swift \(report.software.swiftCompiler), \(report.date)"
+        var footer = "\(report.software.sqliteSummary). Swift \(report.software.swiftCompiler), \(report.date)"
+        if !left.isEmpty {
+            footer += ". Not charted, having no raw C side: " + left.joined(separator: ", ")
+        }
         let footerLines = wrap(footer, width: 130)
         for (index, line) in footerLines.enumerated() {
             svg.append(##"<text x="10" y="\##(format(plotBottom + 36 + Double(index) * 14))" fill="#555" font-size="11">\##(escape(line))</text>"##)

@@ -33,7 +33,8 @@ struct Workload: Sendable {
     /// Every workload, in report order: add new ones here.
     static let all: [Workload] = [
         fetchByIndex, fetchByName, fetchRecords, fetchDecodable,
-        insertByIndex, insertByName, insertRecords, insertEncodable,
+        fetchWideRecords, fetchWideDecodable, fetchOneOrdered,
+        insertByIndex, insertByName, insertRecords, insertEncodable, insertWideEncodable,
         concurrentReads1, concurrentReads2, concurrentReads4, readsWhileWriting, writeWhileReading,
         observe1, observe10, observe100,
         dump,

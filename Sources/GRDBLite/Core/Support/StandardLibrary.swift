@@ -245,7 +245,7 @@ extension String: DatabaseValueConvertible, StatementColumnConvertible {
         let bytes = UnsafeBufferPointer(
             start: sqlite3_column_text(sqliteStatement, index),
             count: Int(sqlite3_column_bytes(sqliteStatement, index)))
-        guard let string = String(validating: bytes, as: UTF8.self) else { return nil }
+        guard let string = String.validatingUTF8Bytes(bytes) else { return nil }
         self = string
     }
 
@@ -261,7 +261,8 @@ extension String: DatabaseValueConvertible, StatementColumnConvertible {
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> String? {
         switch dbValue.storage {
         case .string(let value): value
-        case .blob(let data): String(validating: data, as: UTF8.self)
+        // Unsafe: the bytes are alive for the call, and copied into the string.
+        case .blob(let data): data.withUnsafeBytes { String.validatingUTF8Bytes($0) }
         default: nil
         }
     }

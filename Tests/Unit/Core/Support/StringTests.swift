@@ -52,6 +52,44 @@ import GRDBLite
         }
     }
 
+    /// Invalid UTF-8 anywhere (in the first or a later group of eight
+    /// bytes, after other non-ASCII text, cut at the end, overlong, a
+    /// surrogate, or replaced by as many bytes as it has) is refused by
+    /// every read path; valid text around the same positions is read.
+    @Test(arguments: [
+        "FF", "61FF", "6162636465666768FF", "61626364656667FF68", "616263646566676869FF",
+        "C3A9FF", "C3A961626364656667FF", "E282", "6162636465666768E282", "C0AF", "EDA080",
+        "F09080", "F0908061", "F4908080", "C3A96162636465666768696A6B6C6DF09080",
+    ])
+    func invalidUTF8IsRefusedAtAnyPosition(hex: String) throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { db throws in
+            let sql = "SELECT CAST(x'\(hex)' AS TEXT) AS s"
+            #expect(throws: RowDecodingError.self) { try String.fetchOne(db, sql: sql) }
+            let copied = try #require(try Row.fetchOne(db, sql: sql))
+            #expect(throws: RowDecodingError.self) { try copied.decode(String.self, forColumn: "s") }
+            let cursor = try Row.fetchCursor(db, sql: sql)
+            let live = try #require(try cursor.next())
+            #expect(throws: RowDecodingError.self) { try live.decode(String.self, forColumn: "s") }
+            #expect(String.fromDatabaseValue(copied["s"] as DatabaseValue) == nil)
+        }
+    }
+
+    @Test(arguments: ["a", "abcdefgh", "abcdefghi", "é", "abcdefgé", "abcdefghé", "日本語のテキスト", "a\0bcdefgh\0é", "👩‍👩‍👧‍👦 abc"])
+    func validTextIsReadWhole(value: String) throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { db throws in
+            let hex = value.utf8.map { String(format: "%02X", $0) }.joined()
+            let sql = "SELECT CAST(x'\(hex)' AS TEXT) AS s"
+            #expect(try String.fetchOne(db, sql: sql) == value)
+            let copied = try #require(try Row.fetchOne(db, sql: sql))
+            #expect(copied["s"] as String == value)
+            let cursor = try Row.fetchCursor(db, sql: sql)
+            let live = try #require(try cursor.next())
+            #expect(live["s"] as String == value)
+        }
+    }
+
     @Test func numbersReadAsSQLiteFormatsThemFromStatements() throws {
         // As in GRDB: a statement's column converts as SQLite does; a
         // database value (copied rows) keeps numbers apart from strings.

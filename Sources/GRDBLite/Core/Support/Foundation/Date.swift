@@ -69,24 +69,30 @@ extension Date: DatabaseValueConvertible, StatementColumnConvertible {
             rest += 86_400_000
         }
         let (year, month, day) = CivilCalendar.date(days: days)
-        let fields = [(year, 4), (month, 2), (day, 2), (rest / 3_600_000, 2),
-                      (rest / 60_000 % 60, 2), (rest / 1000 % 60, 2), (rest % 1000, 3)]
-        let separators: [UInt8] = [0x2D, 0x2D, 0x20, 0x3A, 0x3A, 0x2E, 0] // - - ␠ : : .
+        // Digits written in place: no array of fields, no allocation
+        // beyond the string's own.
         return String(unsafeUninitializedCapacity: 23) { buffer in
-            var position = 0
-            for ((value, width), separator) in zip(fields, separators) {
+            func put(_ value: Int, at position: Int, width: Int) {
                 var value = value
                 for offset in stride(from: width - 1, through: 0, by: -1) {
-                    buffer[position + offset] = UInt8(0x30 + value % 10)
+                    buffer[position + offset] = UInt8(truncatingIfNeeded: 0x30 + value % 10)
                     value /= 10
                 }
-                position += width
-                if separator != 0 {
-                    buffer[position] = separator
-                    position += 1
-                }
             }
-            return position
+            put(year, at: 0, width: 4)
+            buffer[4] = 0x2D // -
+            put(month, at: 5, width: 2)
+            buffer[7] = 0x2D // -
+            put(day, at: 8, width: 2)
+            buffer[10] = 0x20 // space
+            put(rest / 3_600_000, at: 11, width: 2)
+            buffer[13] = 0x3A // :
+            put(rest / 60_000 % 60, at: 14, width: 2)
+            buffer[16] = 0x3A // :
+            put(rest / 1000 % 60, at: 17, width: 2)
+            buffer[19] = 0x2E // .
+            put(rest % 1000, at: 20, width: 3)
+            return 23
         }
     }
 }

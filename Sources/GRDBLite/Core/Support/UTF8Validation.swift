@@ -1,0 +1,60 @@
+import Foundation
+
+// Reading text: SQLite hands over UTF-8 bytes, which become a `String`
+// only when they are valid UTF-8 (never repaired), NUL bytes included.
+//
+// The standard library's `String(validating:as:)` is generic over the
+// encoding and the sequence: its entry point runs unspecialized, with
+// runtime metadata lookups, at every call, and costs about three times
+// the text read itself. The functions below are concrete: an ASCII check
+// eight bytes at a time, then `String(decoding:as:)`, whose buffer entry
+// point specializes, and for other text the decoded bytes compared with
+// the input (decoding repairs invalid UTF-8 with U+FFFD, so the bytes
+// differ exactly when the input was invalid).
+
+extension String {
+    /// The string of UTF-8 bytes, or nil if they are not valid UTF-8.
+    @inlinable
+    static func validatingUTF8Bytes(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        if isASCII(bytes) {
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        return validatingNonASCIIBytes(bytes)
+    }
+
+    /// The string of UTF-8 bytes, or nil if they are not valid UTF-8.
+    @inlinable
+    static func validatingUTF8Bytes(_ bytes: UnsafeRawBufferPointer) -> String? {
+        validatingUTF8Bytes(bytes.bindMemory(to: UInt8.self))
+    }
+
+    /// Whether all bytes are ASCII, read eight at a time.
+    @inlinable
+    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let start = bytes.baseAddress else { return true }
+        let raw = UnsafeRawPointer(start)
+        let count = bytes.count
+        var offset = 0
+        while offset &+ 8 <= count {
+            if raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
+            offset &+= 8
+        }
+        while offset < count {
+            if start[offset] & 0x80 != 0 { return false }
+            offset &+= 1
+        }
+        return true
+    }
+
+    /// Text with non-ASCII bytes: decoded, then kept only if decoding
+    /// changed nothing.
+    @usableFromInline
+    static func validatingNonASCIIBytes(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        var string = String(decoding: bytes, as: UTF8.self)
+        let unchanged = string.withUTF8 { decoded in
+            decoded.count == bytes.count
+                && (bytes.isEmpty || memcmp(decoded.baseAddress!, bytes.baseAddress!, bytes.count) == 0)
+        }
+        return unchanged ? string : nil
+    }
+}
