@@ -48,7 +48,9 @@ import TestSupport
             }
             spin(Int.random(in: 0..<300_000, using: &random))
             child.killNow()
-            #expect(child.process.terminationReason == .uncaughtSignal, "child died of SIGKILL, not of an error: \(child.errorOutput())")
+            #expect(
+                child.process.terminationReason == .uncaughtSignal,
+                "child died of SIGKILL, not of an error: \(child.errorOutput())")
             let leftover = path + (mode == "rollback" ? "-journal" : "-wal")
             if let size = try? FileManager.default.attributesOfItem(atPath: leftover)[.size] as? Int, size > 0 {
                 leftovers += 1

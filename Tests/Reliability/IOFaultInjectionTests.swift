@@ -50,7 +50,9 @@ import TestSupport
     /// deletes that touch existing ones.
     private static func transaction(_ db: Database) throws {
         for id in 101...130 {
-            try db.execute(sql: "INSERT INTO t (id, payload) VALUES (?, ?)", arguments: [id, Data(repeating: UInt8(id), count: 900)])
+            try db.execute(
+                sql: "INSERT INTO t (id, payload) VALUES (?, ?)",
+                arguments: [id, Data(repeating: UInt8(id), count: 900)])
         }
         try db.execute(sql: "UPDATE t SET payload = randomblob(700) || x'01020304' WHERE id % 7 = 0")
         try db.execute(sql: "UPDATE t SET payload = x'CAFE' WHERE id % 7 = 0")
@@ -64,7 +66,9 @@ import TestSupport
         try dbQueue.write { db in
             try db.execute(sql: "CREATE TABLE t (id INTEGER PRIMARY KEY, payload BLOB NOT NULL)")
             for id in 1...50 {
-                try db.execute(sql: "INSERT INTO t (id, payload) VALUES (?, ?)", arguments: [id, Data(repeating: UInt8(id), count: 600)])
+                try db.execute(
+                    sql: "INSERT INTO t (id, payload) VALUES (?, ?)",
+                    arguments: [id, Data(repeating: UInt8(id), count: 600)])
             }
         }
         let before = try dbQueue.read(state)
@@ -143,7 +147,8 @@ import TestSupport
             }
             // The file is sound.
             let reopened = try DatabaseQueue(path: path, configuration: config)
-            #expect(try reopened.read { try String.fetchAll($0, sql: "PRAGMA integrity_check") } == ["ok"], "\(context)")
+            #expect(
+                try reopened.read { try String.fetchAll($0, sql: "PRAGMA integrity_check") } == ["ok"], "\(context)")
             let state = try reopened.read(Self.state)
             if let expectedState {
                 #expect(state == expectedState, "\(context): committed data was lost")

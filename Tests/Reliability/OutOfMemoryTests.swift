@@ -69,7 +69,9 @@ enum OutOfMemoryWorkload {
                 """)
             for index in 1...20 {
                 try db.execute(sql: "INSERT INTO player (name, score, avatar) VALUES (?, ?, ?)",
-                               arguments: ["player \(index)", index * 10, index % 3 == 0 ? nil : Data(repeating: UInt8(index), count: 200)])
+                    arguments: [
+                        "player \(index)", index * 10, index % 3 == 0 ? nil : Data(repeating: UInt8(index), count: 200)
+                    ])
             }
         }
         return dbQueue

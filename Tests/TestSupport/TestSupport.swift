@@ -47,4 +47,5 @@ public struct SeededGenerator: RandomNumberGenerator, Sendable {
 
 /// How much longer than the default the reliability tests run:
 /// `GRDBLITE_RELIABILITY_SCALE=100 swift test --filter Reliability`.
-public let reliabilityScale = max(1, ProcessInfo.processInfo.environment["GRDBLITE_RELIABILITY_SCALE"].flatMap { Int($0) } ?? 1)
+public let reliabilityScale = max(
+    1, ProcessInfo.processInfo.environment["GRDBLITE_RELIABILITY_SCALE"].flatMap { Int($0) } ?? 1)

@@ -324,7 +324,8 @@ private final class Place: Record {
         let dbPool = try DatabasePool(path: directory.path("players.sqlite"))
         try blocking {
             try dbPool.write { db in
-                try db.execute(sql: "CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT NOT NULL, score INTEGER NOT NULL)")
+                try db.execute(
+                    sql: "CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT NOT NULL, score INTEGER NOT NULL)")
             }
 
             try dbPool.write { db in

@@ -83,8 +83,14 @@ import Testing
         (["@unchecked Sendable"], ["Sendable"]),
         (["@exclusivity(unchecked)"], ["exclusivity"]),
         (["nonisolated(unsafe)"], ["nonisolated", "Unsafe", "unsafe"]),
-        (["unowned(unsafe)", "Unmanaged", "_withUnsafeGuaranteedRef"], ["Unmanaged", "Unowned", "unowned", "Unretained", "unretained", "retain"]),
-        (["unsafeBitCast", "unsafeDowncast", "unsafelyUnwrapped", "withUnsafe", "withMemoryRebound"], ["Unsafe", "unsafe", "alive"]),
+        (
+            ["unowned(unsafe)", "Unmanaged", "_withUnsafeGuaranteedRef"],
+            ["Unmanaged", "Unowned", "unowned", "Unretained", "unretained", "retain"]
+        ),
+        (
+            ["unsafeBitCast", "unsafeDowncast", "unsafelyUnwrapped", "withUnsafe", "withMemoryRebound"],
+            ["Unsafe", "unsafe", "alive"]
+        )
     ]
 
     @Test func unsafeConstructsCarryAReason() throws {
@@ -227,11 +233,19 @@ private struct SourceFile {
                 flush()
                 var escaped = false
                 while let skipped = next() {
-                    if escaped { escaped = false } else if skipped == "\\" { escaped = true } else if skipped == "\"" { break }
+                    if escaped {
+                        escaped = false
+                    } else if skipped == "\\" {
+                        escaped = true
+                    } else if skipped == "\"" {
+                        break
+                    }
                 }
                 continue
             }
-            if scalar == "_" || scalar.properties.isAlphabetic || (scalar.properties.numericType != nil && !current.isEmpty) {
+            if scalar == "_" || scalar.properties.isAlphabetic
+                || (scalar.properties.numericType != nil && !current.isEmpty)
+            {
                 current.unicodeScalars.append(scalar)
             } else {
                 flush()

@@ -8,7 +8,8 @@ import Foundation
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
-        abstract: "Measures GRDBLite against the raw SQLite C API, GRDB 7.10 and Vapor's SQLite stack (SQLiteNIO, SQLiteKit).",
+        abstract:
+            "Measures GRDBLite against the raw SQLite C API, GRDB 7.10 and Vapor's SQLite stack (SQLiteNIO, SQLiteKit).",
         subcommands: [Run.self, Instructions.self, Compare.self],
         defaultSubcommand: Run.self)
 }
@@ -33,7 +34,7 @@ struct Selection: ParsableArguments {
     var insertRows: Int?
 
     @Option(help: ArgumentHelp(
-        "The folder of the database files (default: a new temporary folder, removed at the end). A fetch file with the right rows is reused.",
+            "The folder of the database files (default: a new temporary folder, removed at the end). A fetch file with the right rows is reused.",
         valueName: "folder"))
     var path: String?
 
@@ -42,12 +43,16 @@ struct Selection: ParsableArguments {
             if let value, value < 1 { throw ValidationError("\(name) must be at least 1") }
         }
         if selectedWorkloads.isEmpty {
-            throw ValidationError("--filter \(filter.joined(separator: ",")) matches no workload (\(Workload.all.map(\.name).joined(separator: ", ")))")
+            throw ValidationError(
+                "--filter \(filter.joined(separator: ",")) matches no workload (\(Workload.all.map(\.name).joined(separator: ", ")))"
+            )
         }
     }
 
     var selectedWorkloads: [Workload] {
-        let words = filter.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        let words = filter.flatMap { $0.split(separator: ",") }.map {
+            $0.trimmingCharacters(in: .whitespaces).lowercased()
+        }
         if words.isEmpty { return Workload.all }
         return Workload.all.filter { workload in words.contains { workload.name.contains($0) } }
     }

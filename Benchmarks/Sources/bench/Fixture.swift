@@ -106,7 +106,8 @@ final class Fixture {
             guard try db.strings("PRAGMA journal_mode = WAL") == ["wal"] else {
                 throw BenchError("\(path) can't be put in WAL mode")
             }
-            try db.execute(BenchSQL.createTable.replacingOccurrences(of: "CREATE TABLE item", with: "CREATE TABLE written"))
+            try db.execute(
+                BenchSQL.createTable.replacingOccurrences(of: "CREATE TABLE item", with: "CREATE TABLE written"))
             concurrentChecker = db
         }
         return path

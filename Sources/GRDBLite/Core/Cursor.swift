@@ -42,7 +42,9 @@ extension Cursor {
     }
 
     /// A cursor of the non-nil transformed elements.
-    public func compactMap<T>(_ transform: @escaping (Element) throws -> T?) -> MapCursor<FilterCursor<MapCursor<Self, T?>>, T> {
+    public func compactMap<T>(_ transform: @escaping (Element) throws -> T?) -> MapCursor<
+        FilterCursor<MapCursor<Self, T?>>, T
+    > {
         map(transform).filter { $0 != nil }.map { $0! }
     }
 

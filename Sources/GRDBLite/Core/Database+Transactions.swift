@@ -213,7 +213,9 @@ extension Database {
     private func retryingInterruption(_ statement: () throws -> Void) throws {
         do {
             try statement()
-        } catch let error as DatabaseError where error.resultCode == .SQLITE_INTERRUPT || error.resultCode == .SQLITE_ABORT {
+        } catch let error as DatabaseError
+            where error.resultCode == .SQLITE_INTERRUPT || error.resultCode == .SQLITE_ABORT
+        {
             resetAllStatements()
             try statement()
         } catch is CancellationError {

@@ -50,10 +50,12 @@ extension Database {
         try checkNotClosed()
         var walFrameCount: CInt = -1
         var checkpointedFrameCount: CInt = -1
-        let code = sqlite3_wal_checkpoint_v2(sqliteConnection, dbName, kind.rawValue, &walFrameCount, &checkpointedFrameCount)
+        let code = sqlite3_wal_checkpoint_v2(
+            sqliteConnection, dbName, kind.rawValue, &walFrameCount, &checkpointedFrameCount)
         guard code == SQLITE_OK else {
             let extendedCode = sqlite3_extended_errcode(sqliteConnection)
-            throw DatabaseError(resultCode: extendedCode & 0xFF == code ? extendedCode : code, message: lastErrorMessage)
+            throw DatabaseError(
+                resultCode: extendedCode & 0xFF == code ? extendedCode : code, message: lastErrorMessage)
         }
         return (walFrameCount: Int(walFrameCount), checkpointedFrameCount: Int(checkpointedFrameCount))
     }
@@ -95,7 +97,8 @@ extension Database {
         let walSize = (try? FileManager.default.attributesOfItem(atPath: walPath)[.size] as? Int) ?? 0
         if walSize == 0 {
             try inSavepoint {
-                try execute(sql: "CREATE TABLE grdblite_wal_setup (id INTEGER PRIMARY KEY); DROP TABLE grdblite_wal_setup")
+                try execute(
+                    sql: "CREATE TABLE grdblite_wal_setup (id INTEGER PRIMARY KEY); DROP TABLE grdblite_wal_setup")
                 return .commit
             }
         }

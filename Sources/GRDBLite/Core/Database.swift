@@ -125,7 +125,8 @@ public final class Database {
             collations[CaseInsensitiveIdentifier(collation.name)] = collation
             try collation.install(in: self)
         }
-        let busyMode = configuration.readonly ? configuration.readonlyBusyMode ?? configuration.busyMode : configuration.busyMode
+        let busyMode =
+            configuration.readonly ? configuration.readonlyBusyMode ?? configuration.busyMode : configuration.busyMode
         switch busyMode {
         case .immediateError:
             break
@@ -197,7 +198,8 @@ public final class Database {
                     statement = sqlite3_next_stmt(sqliteConnection, current)
                 }
             }
-            throw DatabaseError(resultCode: code, message: "unable to close due to unfinalized statements or unfinished backups")
+            throw DatabaseError(
+                resultCode: code, message: "unable to close due to unfinalized statements or unfinished backups")
         }
     }
 
@@ -296,7 +298,8 @@ public final class Database {
 
     /// The last SQLite error message of the connection.
     public var lastErrorMessage: String? {
-        isClosed ? DatabaseError.connectionIsClosed().message : sqlite3_errmsg(sqliteConnection).map { String(cString: $0) }
+        isClosed
+            ? DatabaseError.connectionIsClosed().message : sqlite3_errmsg(sqliteConnection).map { String(cString: $0) }
     }
 
     /// The version of the SQLite library, e.g. 3040001.

@@ -203,14 +203,16 @@ public final class DatabaseFunction: Hashable, @unchecked Sendable {
     /// to `final` (SQLite calls xFinal once for each group it started).
     private static func aggregateState(_ sqliteContext: OpaquePointer?, final: Bool = false) -> AggregateState {
         let size = CInt(MemoryLayout<UnsafeMutableRawPointer?>.size)
-        let slot = sqlite3_aggregate_context(sqliteContext, size)!.assumingMemoryBound(to: UnsafeMutableRawPointer?.self)
+        let slot = sqlite3_aggregate_context(sqliteContext, size)!.assumingMemoryBound(
+            to: UnsafeMutableRawPointer?.self)
         let state: AggregateState
         if let pointer = slot.pointee {
             // Unmanaged, unretained: SQLite's aggregate context holds the retained state.
             state = Unmanaged<AggregateState>.fromOpaque(pointer).takeUnretainedValue()
         } else {
             // Unmanaged, unretained: SQLite holds the function's retained reference.
-            let function = Unmanaged<DatabaseFunction>.fromOpaque(sqlite3_user_data(sqliteContext)).takeUnretainedValue()
+            let function = Unmanaged<DatabaseFunction>.fromOpaque(sqlite3_user_data(sqliteContext))
+                .takeUnretainedValue()
             guard case .aggregate(let type) = function.kind else { fatalError("not an aggregate") }
             state = AggregateState(type.init())
             // Unmanaged: retained in SQLite's aggregate context, released in xFinal.
@@ -238,7 +240,9 @@ extension DatabaseFunction {
     /// `String.uppercased()`, named `swiftUppercaseString`.
     public static let uppercase = stringFunction("swiftUppercaseString") { $0.uppercased() }
     /// `String.localizedCapitalized`, named `swiftLocalizedCapitalizedString`.
-    public static let localizedCapitalize = stringFunction("swiftLocalizedCapitalizedString") { $0.localizedCapitalized }
+    public static let localizedCapitalize = stringFunction("swiftLocalizedCapitalizedString") {
+        $0.localizedCapitalized
+    }
     /// `String.localizedLowercase`, named `swiftLocalizedLowercaseString`.
     public static let localizedLowercase = stringFunction("swiftLocalizedLowercaseString") { $0.localizedLowercase }
     /// `String.localizedUppercase`, named `swiftLocalizedUppercaseString`.
@@ -248,7 +252,9 @@ extension DatabaseFunction {
         .capitalize, .lowercase, .uppercase, .localizedCapitalize, .localizedLowercase, .localizedUppercase,
     ]
 
-    private static func stringFunction(_ name: String, _ transform: @escaping @Sendable (String) -> String) -> DatabaseFunction {
+    private static func stringFunction(_ name: String, _ transform: @escaping @Sendable (String) -> String)
+        -> DatabaseFunction
+    {
         DatabaseFunction(name, argumentCount: 1, pure: true) { dbValues in
             String.fromDatabaseValue(dbValues[0]).map(transform)
         }

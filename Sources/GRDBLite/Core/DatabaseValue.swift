@@ -188,7 +188,8 @@ func bindBlob(_ data: Data, to sqliteStatement: OpaquePointer, at index: CInt) -
     // unsafe bytes: alive for the call; SQLite copies them (SQLITE_TRANSIENT).
     data.withUnsafeBytes { buffer in
         if let start = buffer.baseAddress, buffer.count > 0 {
-            return sqlite3_bind_blob64(sqliteStatement, index, start, sqlite3_uint64(buffer.count), grdblite_transient())
+            return sqlite3_bind_blob64(
+                sqliteStatement, index, start, sqlite3_uint64(buffer.count), grdblite_transient())
         }
         return sqlite3_bind_zeroblob(sqliteStatement, index, 0)
     }

@@ -126,7 +126,9 @@ extension DatabaseValueConvertible {
     }
 
     /// An array of the values of the leftmost column.
-    public static func fetchAll(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> [Self] {
+    public static func fetchAll(
+        _ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil
+    ) throws -> [Self] {
         try Array(fetchCursor(statement, arguments: arguments, adapter: adapter))
     }
 
@@ -147,7 +149,9 @@ extension DatabaseValueConvertible {
 
     /// The value of the leftmost column of the first row, or nil if there
     /// is no row or the value is NULL.
-    public static func fetchOne(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> Self? {
+    public static func fetchOne(
+        _ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil
+    ) throws -> Self? {
         try Optional<Self>.fetchCursor(statement, arguments: arguments, adapter: adapter)._fetchFirst { $0 } ?? nil
     }
 }
@@ -164,7 +168,9 @@ extension DatabaseValueConvertible where Self: Hashable {
     }
 
     /// A set of the values of the leftmost column.
-    public static func fetchSet(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> Set<Self> {
+    public static func fetchSet(
+        _ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil
+    ) throws -> Set<Self> {
         try Set(fetchCursor(statement, arguments: arguments, adapter: adapter))
     }
 }

@@ -20,7 +20,9 @@ extension Row {
     }
 
     /// A cursor over the rows of a prepared statement.
-    public static func fetchCursor(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> RowCursor {
+    public static func fetchCursor(
+        _ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil
+    ) throws -> RowCursor {
         try RowCursor(statement: statement, arguments: arguments, adapter: adapter)
     }
 
@@ -35,7 +37,9 @@ extension Row {
     }
 
     /// An array of copied rows.
-    public static func fetchAll(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> [Row] {
+    public static func fetchAll(
+        _ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil
+    ) throws -> [Row] {
         let cursor = try fetchCursor(statement, arguments: arguments, adapter: adapter)
         var rows: [Row] = []
         while let row = try cursor.next() {
@@ -55,7 +59,9 @@ extension Row {
     }
 
     /// A set of copied rows.
-    public static func fetchSet(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> Set<Row> {
+    public static func fetchSet(
+        _ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil
+    ) throws -> Set<Row> {
         try Set(fetchAll(statement, arguments: arguments, adapter: adapter))
     }
 
@@ -70,7 +76,9 @@ extension Row {
     }
 
     /// A copy of the first row, or nil.
-    public static func fetchOne(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> Row? {
+    public static func fetchOne(
+        _ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil
+    ) throws -> Row? {
         try fetchCursor(statement, arguments: arguments, adapter: adapter)._fetchFirst { $0.copy() }
     }
 }

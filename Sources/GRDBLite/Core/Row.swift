@@ -253,7 +253,9 @@ public final class Row {
         atUncheckedIndex index: Int) throws -> Value
     {
         if let sqliteStatement {
-            if let value = Value.fromStatement(sqliteStatement, atUncheckedIndex: CInt(truncatingIfNeeded: offset &+ index)) {
+            if let value = Value.fromStatement(
+                sqliteStatement, atUncheckedIndex: CInt(truncatingIfNeeded: offset &+ index))
+            {
                 return value
             }
             throw RowDecodingError.valueMismatch(
@@ -293,7 +295,8 @@ public final class Row {
         forColumn name: String) throws -> Value
     {
         guard let index = index(forColumn: name) else {
-            return try Value.fromMissingColumn() ?? { throw RowDecodingError.columnNotFound(name, type: Value.self, row: self) }()
+            return try Value.fromMissingColumn()
+                ?? { throw RowDecodingError.columnNotFound(name, type: Value.self, row: self) }()
         }
         return try Value.decode(fromRow: self, atUncheckedIndex: index)
     }
@@ -306,7 +309,8 @@ public final class Row {
         forColumn name: String) throws -> Value
     {
         guard let index = index(forColumn: name) else {
-            return try Value.fromMissingColumn() ?? { throw RowDecodingError.columnNotFound(name, type: Value.self, row: self) }()
+            return try Value.fromMissingColumn()
+                ?? { throw RowDecodingError.columnNotFound(name, type: Value.self, row: self) }()
         }
         return try fastDecode(Value.self, atUncheckedIndex: index)
     }

@@ -66,7 +66,9 @@ extension DatabaseValueConvertible where Self: StatementColumnConvertible {
     }
 
     /// An array of the values of the leftmost column.
-    public static func fetchAll(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> [Self] {
+    public static func fetchAll(
+        _ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil
+    ) throws -> [Self] {
         try Array(fetchCursor(statement, arguments: arguments, adapter: adapter))
     }
 
@@ -83,7 +85,9 @@ extension DatabaseValueConvertible where Self: StatementColumnConvertible {
 
     /// The value of the leftmost column of the first row, or nil if there
     /// is no row or the value is NULL.
-    public static func fetchOne(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> Self? {
+    public static func fetchOne(
+        _ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil
+    ) throws -> Self? {
         try Optional<Self>.fetchCursor(statement, arguments: arguments, adapter: adapter)._fetchFirst { $0 } ?? nil
     }
 }
@@ -100,7 +104,9 @@ extension DatabaseValueConvertible where Self: StatementColumnConvertible & Hash
     }
 
     /// A set of the values of the leftmost column.
-    public static func fetchSet(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> Set<Self> {
+    public static func fetchSet(
+        _ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil
+    ) throws -> Set<Self> {
         try Set(fetchCursor(statement, arguments: arguments, adapter: adapter))
     }
 }

@@ -206,7 +206,8 @@ extension Database {
             } else {
                 request = Table(table).all()
             }
-            try dumpPreparedRequest(request.makePreparedRequest(self, forSingleResult: false), format: format, to: &stream)
+            try dumpPreparedRequest(
+                request.makePreparedRequest(self, forSingleResult: false), format: format, to: &stream)
         }
     }
 
@@ -239,6 +240,7 @@ extension Database {
     /// when SQLite can't tell (before 3.37).
     private func shadowTables() throws -> Set<String> {
         guard Database.sqliteLibVersionNumber >= 3037000 else { return [] }
-        return try Set(String.fetchAll(self, sql: "SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'shadow'"))
+        return try Set(
+            String.fetchAll(self, sql: "SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'shadow'"))
     }
 }

@@ -70,7 +70,8 @@ public struct FTS5: Sendable {
 
 /// The pointer type that `fts5()` expects: a C string that lives as long
 /// as the program (SQLite compares it with strcmp).
-nonisolated(unsafe) private let fts5APIPointerType: UnsafePointer<CChar> = { // nonisolated(unsafe): immutable after initialization
+// nonisolated(unsafe): immutable after initialization
+nonisolated(unsafe) private let fts5APIPointerType: UnsafePointer<CChar> = {
     let bytes = Array("fts5_api_ptr".utf8CString)
     let pointer = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count)
     pointer.initialize(from: bytes, count: bytes.count)

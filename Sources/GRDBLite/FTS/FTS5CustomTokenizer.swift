@@ -84,7 +84,8 @@ extension Database {
         var module = fts5_tokenizer(
             xCreate: { factoryPointer, azArg, nArg, ppOut in
                 guard let factoryPointer, let ppOut else { return SQLITE_ERROR }
-                let factory = Unmanaged<FTS5TokenizerFactory>.fromOpaque(factoryPointer).takeUnretainedValue() // unretained: SQLite holds it
+                // unretained: SQLite holds it
+                let factory = Unmanaged<FTS5TokenizerFactory>.fromOpaque(factoryPointer).takeUnretainedValue()
                 var arguments: [String] = []
                 if let azArg {
                     for index in 0..<Int(max(nArg, 0)) {
@@ -94,7 +95,8 @@ extension Database {
                 do {
                     let tokenizer = try factory.make(factory.db, arguments)
                     // Retained until SQLite calls xDelete.
-                    ppOut.pointee = OpaquePointer(Unmanaged.passRetained(FTS5TokenizerInstance(tokenizer)).toOpaque()) // retained until xDelete
+                    // retained until xDelete
+                    ppOut.pointee = OpaquePointer(Unmanaged.passRetained(FTS5TokenizerInstance(tokenizer)).toOpaque())
                     return SQLITE_OK
                 } catch {
                     return ftsResultCode(for: error)
@@ -102,7 +104,8 @@ extension Database {
             },
             xDelete: { instancePointer in
                 guard let instancePointer else { return }
-                Unmanaged<FTS5TokenizerInstance>.fromOpaque(UnsafeRawPointer(instancePointer)).release() // balances the retain of xCreate
+                // balances the retain of xCreate
+                Unmanaged<FTS5TokenizerInstance>.fromOpaque(UnsafeRawPointer(instancePointer)).release()
             },
             xTokenize: { instancePointer, context, flags, pText, nText, xToken in
                 guard let instancePointer, let xToken else { return SQLITE_ERROR }
@@ -120,7 +123,8 @@ extension Database {
             UnsafeMutablePointer(mutating: api), T.name, factoryPointer, &module,
             { factoryPointer in
                 guard let factoryPointer else { return }
-                Unmanaged<FTS5TokenizerFactory>.fromOpaque(factoryPointer).release() // balances the retain of registration
+                // balances the retain of registration
+                Unmanaged<FTS5TokenizerFactory>.fromOpaque(factoryPointer).release()
             })
         guard code == SQLITE_OK else {
             // SQLite did not take the factory.

@@ -52,7 +52,8 @@ public struct FTS5Pattern: Sendable {
     /// - throws: A ``DatabaseError`` if SQLite refuses the pattern.
     public init(rawPattern: String, allowedColumns: [String] = []) throws {
         // An FTS5 table needs a column: a name that no filter can mean.
-        try FTS3Pattern.validate(rawPattern, module: "fts5", columns: allowedColumns.isEmpty ? ["__grdb__"] : allowedColumns)
+        try FTS3Pattern.validate(
+            rawPattern, module: "fts5", columns: allowedColumns.isEmpty ? ["__grdb__"] : allowedColumns)
         self.rawPattern = rawPattern
     }
 

@@ -72,16 +72,19 @@ extension FTS5Tokenizer {
         var utf8 = Array(string.utf8)
         if utf8.isEmpty { return [] }
         let code = utf8.withUnsafeMutableBufferPointer { buffer in // the bytes stay alive during the tokenization
-            buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) { pText in // alive as above; CChar and UInt8 have the same layout
+            // alive as above; CChar and UInt8 have the same layout
+            buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) { pText in
                 tokenize(
-                    context: Unmanaged.passUnretained(collector).toOpaque(), // unretained: the collector is alive until the end
+                    // unretained: the collector is alive until the end
+                    context: Unmanaged.passUnretained(collector).toOpaque(),
                     tokenization: tokenization,
                     pText: pText,
                     nText: CInt(buffer.count),
                     tokenCallback: { context, flags, pToken, nToken, _, _ in
                         guard let context else { return SQLITE_ERROR }
                         // Unretained: the collector outlives the tokenization.
-                        let collector = Unmanaged<TokenCollector>.fromOpaque(context).takeUnretainedValue() // unretained: see above
+                        // unretained: see above
+                        let collector = Unmanaged<TokenCollector>.fromOpaque(context).takeUnretainedValue()
                         guard let token = String(ftsToken: pToken, count: nToken) else { return SQLITE_OK }
                         collector.tokens.append((token, FTS5TokenFlags(rawValue: flags)))
                         return SQLITE_OK
@@ -128,7 +131,8 @@ private final class FTS5RegisteredTokenizer: FTS5Tokenizer {
             xCreate(userData, buffer.baseAddress, CInt(buffer.count), &instance)
         }
         guard code == SQLITE_OK, let instance else {
-            throw DatabaseError(resultCode: code == SQLITE_OK ? SQLITE_ERROR : code, message: "the FTS5 tokenizer could not be created")
+            throw DatabaseError(
+                resultCode: code == SQLITE_OK ? SQLITE_ERROR : code, message: "the FTS5 tokenizer could not be created")
         }
         self.module = module
         self.instance = instance

@@ -74,7 +74,8 @@ extension FTS5WrapperTokenizer {
     {
         var wrapperContext = FTS5WrapperContext(
             tokenizer: self, context: context, tokenization: tokenization, tokenCallback: tokenCallback)
-        return withUnsafeMutablePointer(to: &wrapperContext) { wrapperContextPointer in // the context stays alive during the tokenization
+        // the context stays alive during the tokenization
+        return withUnsafeMutablePointer(to: &wrapperContext) { wrapperContextPointer in
             wrappedTokenizer.tokenize(
                 context: wrapperContextPointer,
                 tokenization: tokenization,
@@ -91,8 +92,10 @@ extension FTS5WrapperTokenizer {
                             for: wrapper.tokenization,
                             tokenCallback: { token, flags in
                                 var bytes = Array(token.utf8)
-                                let code = bytes.withUnsafeMutableBufferPointer { buffer in // the bytes stay alive during the callback
-                                    buffer.withMemoryRebound(to: CChar.self) { buffer in // alive as above; CChar and UInt8 have the same layout
+                                // the bytes stay alive during the callback
+                                let code = bytes.withUnsafeMutableBufferPointer { buffer in
+                                    // alive as above; CChar and UInt8 have the same layout
+                                    buffer.withMemoryRebound(to: CChar.self) { buffer in
                                         wrapper.tokenCallback(
                                             wrapper.context, flags.rawValue,
                                             buffer.baseAddress, CInt(buffer.count), iStart, iEnd)

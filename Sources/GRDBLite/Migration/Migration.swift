@@ -36,7 +36,8 @@ struct Migration: Sendable {
         // before commit, enable them again.
         try db.execute(sql: "PRAGMA foreign_keys = OFF")
         do {
-            try runInTransaction(db, mergedIdentifiers: mergedIdentifiers, checksForeignKeys: foreignKeyChecks == .deferred)
+            try runInTransaction(
+                db, mergedIdentifiers: mergedIdentifiers, checksForeignKeys: foreignKeyChecks == .deferred)
         } catch {
             try? db.execute(sql: "PRAGMA foreign_keys = ON")
             throw error

@@ -32,7 +32,9 @@ extension Database {
         for (schema, master) in [("main", "sqlite_master"), ("temp", "sqlite_temp_master")] {
             // SQLite lists the temp schema once it is created (reading
             // sqlite_temp_master creates it).
-            if schema == "temp", try !Row.fetchAll(self, sql: "PRAGMA database_list").contains(where: { $0[1] == "temp" }) {
+            if schema == "temp",
+                try !Row.fetchAll(self, sql: "PRAGMA database_list").contains(where: { $0[1] == "temp" })
+            {
                 return nil
             }
             if let name = try String.fetchOne(self, sql: """

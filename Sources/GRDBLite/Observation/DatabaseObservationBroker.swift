@@ -447,7 +447,8 @@ final class DatabaseObservationBroker: StatementExecutionObserver {
             // Unretained: see `context` above.
             let broker = Unmanaged<DatabaseObservationBroker>.fromOpaque(context!).takeUnretainedValue()
             guard let eventKind = DatabaseEvent.Kind(rawValue: kind), let database, let table else { return }
-            broker.rowDidChange(DatabaseEvent(kind: eventKind, rowID: rowID, names: .live(database: database, table: table)))
+                broker.rowDidChange(
+                    DatabaseEvent(kind: eventKind, rowID: rowID, names: .live(database: database, table: table)))
         }, context)
         sqlite3_preupdate_hook(connection, { context, connection, kind, database, table, initialRowID, finalRowID in
             // Unretained: see `context` above.

@@ -63,7 +63,10 @@ public final class SharedValueObservation<Element: Sendable>: @unchecked Sendabl
         let onChange: @Sendable (Element) -> Void
         let onEnd: (@Sendable () -> Void)?
 
-        init(onError: @escaping @Sendable (any Error) -> Void, onChange: @escaping @Sendable (Element) -> Void, onEnd: (@Sendable () -> Void)?) {
+        init(
+            onError: @escaping @Sendable (any Error) -> Void, onChange: @escaping @Sendable (Element) -> Void,
+            onEnd: (@Sendable () -> Void)?
+        ) {
             self.onError = onError
             self.onChange = onChange
             self.onEnd = onEnd

@@ -88,7 +88,8 @@ private final class SynchronizedOutput: Sendable {
 }
 
 extension ValueReducers {
-    /// The reducer of ``ValueObservation/handleEvents(willStart:willFetch:willTrackRegion:databaseDidChange:didReceiveValue:didFail:didCancel:)``.
+    /// The reducer of
+    /// ``ValueObservation/handleEvents(willStart:willFetch:willTrackRegion:databaseDidChange:didReceiveValue:didFail:didCancel:)``.
     public struct Trace<Base: ValueReducer>: ValueReducer {
         /// Not an API: the fetcher of ``ValueReducers/Trace``, public
         /// because the reducer is.
@@ -107,7 +108,10 @@ extension ValueReducers {
         private let willFetch: @Sendable () -> Void
         private let didReceiveValue: @Sendable (Base.Value) -> Void
 
-        init(base: Base, willFetch: @escaping @Sendable () -> Void, didReceiveValue: @escaping @Sendable (Base.Value) -> Void) {
+        init(
+            base: Base, willFetch: @escaping @Sendable () -> Void,
+            didReceiveValue: @escaping @Sendable (Base.Value) -> Void
+        ) {
             self.base = base
             self.willFetch = willFetch
             self.didReceiveValue = didReceiveValue

@@ -82,7 +82,8 @@ enum ValueObservationTracking: Sendable {
     case varyingRegion
 }
 
-/// The callbacks of ``ValueObservation/handleEvents(willStart:willFetch:willTrackRegion:databaseDidChange:didReceiveValue:didFail:didCancel:)``
+/// The callbacks of
+/// ``ValueObservation/handleEvents(willStart:willFetch:willTrackRegion:databaseDidChange:didReceiveValue:didFail:didCancel:)``
 /// that don't depend on the reducer (the others are in
 /// ``ValueReducers/Trace``), and `onError`.
 struct ValueObservationEvents: Sendable {
@@ -100,7 +101,9 @@ struct ValueObservationEvents: Sendable {
     }
 
     /// Both callbacks, `first` first.
-    static func chain<T>(_ first: (@Sendable (T) -> Void)?, _ second: (@Sendable (T) -> Void)?) -> (@Sendable (T) -> Void)? {
+    static func chain<T>(_ first: (@Sendable (T) -> Void)?, _ second: (@Sendable (T) -> Void)?) -> (
+        @Sendable (T) -> Void
+    )? {
         guard let first else { return second }
         guard let second else { return first }
         return { first($0); second($0) }

@@ -73,7 +73,8 @@ extension MutablePersistableRecord {
     /// The assignments of `doUpdate`, with `excluded` attached to the
     /// record's table.
     static func upsertAssignments(
-        _ assignments: ((_ excluded: TableAlias<Self>) -> [ColumnAssignment])?) -> [(column: String, value: SQLExpression?)]
+        _ assignments: ((_ excluded: TableAlias<Self>) -> [ColumnAssignment])?
+    ) -> [(column: String, value: SQLExpression?)]
     {
         guard let assignments else { return [] }
         let excluded = TableAlias<Self>(name: "excluded")

@@ -34,17 +34,23 @@ extension TableRecord {
     }
 
     /// All rows, with the selected columns: `Player.select { $0.name }`.
-    public static func select(_ selection: (DatabaseComponents) throws -> any SQLSelectable) rethrows -> QueryInterfaceRequest<Self> {
+    public static func select(_ selection: (DatabaseComponents) throws -> any SQLSelectable) rethrows
+        -> QueryInterfaceRequest<Self>
+    {
         try all().select(selection)
     }
 
     /// All rows, with the selected columns: `Player.select { [$0.id, $0.name] }`.
-    public static func select(_ selection: (DatabaseComponents) throws -> [any SQLSelectable]) rethrows -> QueryInterfaceRequest<Self> {
+    public static func select(_ selection: (DatabaseComponents) throws -> [any SQLSelectable]) rethrows
+        -> QueryInterfaceRequest<Self>
+    {
         try all().select(selection)
     }
 
     /// All rows, with a selection written in SQL.
-    public static func select(sql: String, arguments: StatementArguments = StatementArguments()) -> QueryInterfaceRequest<Self> {
+    public static func select(sql: String, arguments: StatementArguments = StatementArguments())
+        -> QueryInterfaceRequest<Self>
+    {
         all().select(sql: sql, arguments: arguments)
     }
 
@@ -103,7 +109,9 @@ extension TableRecord {
     }
 
     /// A request of the primary key values.
-    public static func selectPrimaryKey<PrimaryKey>(as type: PrimaryKey.Type = PrimaryKey.self) -> QueryInterfaceRequest<PrimaryKey> {
+    public static func selectPrimaryKey<PrimaryKey>(as type: PrimaryKey.Type = PrimaryKey.self)
+        -> QueryInterfaceRequest<PrimaryKey>
+    {
         all().selectPrimaryKey(as: type)
     }
 
@@ -118,12 +126,16 @@ extension TableRecord {
     }
 
     /// All rows, with extra selected columns: `Player.annotated { ($0.score * 2).forKey("double") }`.
-    public static func annotated(with selection: (DatabaseComponents) throws -> any SQLSelectable) rethrows -> QueryInterfaceRequest<Self> {
+    public static func annotated(with selection: (DatabaseComponents) throws -> any SQLSelectable) rethrows
+        -> QueryInterfaceRequest<Self>
+    {
         try all().annotated(with: selection)
     }
 
     /// All rows, with extra selected columns.
-    public static func annotated(with selection: (DatabaseComponents) throws -> [any SQLSelectable]) rethrows -> QueryInterfaceRequest<Self> {
+    public static func annotated(with selection: (DatabaseComponents) throws -> [any SQLSelectable]) rethrows
+        -> QueryInterfaceRequest<Self>
+    {
         try all().annotated(with: selection)
     }
 
@@ -135,7 +147,9 @@ extension TableRecord {
     }
 
     /// The rows that match a condition: `Player.filter { $0.score > 1000 }`.
-    public static func filter(_ predicate: (DatabaseComponents) throws -> any SQLSpecificExpressible) rethrows -> QueryInterfaceRequest<Self> {
+    public static func filter(_ predicate: (DatabaseComponents) throws -> any SQLSpecificExpressible) rethrows
+        -> QueryInterfaceRequest<Self>
+    {
         try all().filter(predicate)
     }
 
@@ -162,7 +176,9 @@ extension TableRecord {
     }
 
     /// The rows that match a condition written in SQL.
-    public static func filter(sql: String, arguments: StatementArguments = StatementArguments()) -> QueryInterfaceRequest<Self> {
+    public static func filter(sql: String, arguments: StatementArguments = StatementArguments())
+        -> QueryInterfaceRequest<Self>
+    {
         all().filter(sql: sql, arguments: arguments)
     }
 
@@ -184,12 +200,16 @@ extension TableRecord {
     }
 
     /// All rows, ordered: `Player.order { $0.name }`, `Player.order(\.name)`.
-    public static func order(_ ordering: (DatabaseComponents) throws -> any SQLOrderingTerm) rethrows -> QueryInterfaceRequest<Self> {
+    public static func order(_ ordering: (DatabaseComponents) throws -> any SQLOrderingTerm) rethrows
+        -> QueryInterfaceRequest<Self>
+    {
         try all().order(ordering)
     }
 
     /// All rows, ordered: `Player.order { [$0.score.desc, $0.name] }`.
-    public static func order(_ orderings: (DatabaseComponents) throws -> [any SQLOrderingTerm]) rethrows -> QueryInterfaceRequest<Self> {
+    public static func order(_ orderings: (DatabaseComponents) throws -> [any SQLOrderingTerm]) rethrows
+        -> QueryInterfaceRequest<Self>
+    {
         try all().order(orderings)
     }
 
@@ -199,7 +219,9 @@ extension TableRecord {
     }
 
     /// All rows, ordered by raw SQL.
-    public static func order(sql: String, arguments: StatementArguments = StatementArguments()) -> QueryInterfaceRequest<Self> {
+    public static func order(sql: String, arguments: StatementArguments = StatementArguments())
+        -> QueryInterfaceRequest<Self>
+    {
         all().order(sql: sql, arguments: arguments)
     }
 

@@ -83,7 +83,9 @@ extension String {
         while last > first && self[last] == "_" { formIndex(before: &last) }
         let words = self[first...last].split(separator: "_")
         guard words.count > 1 else { return self }
-        let body = words[0].lowercased() + words.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst().lowercased() }.joined()
+        let body =
+            words[0].lowercased()
+            + words.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst().lowercased() }.joined()
         return String(self[..<first]) + body + String(self[index(after: last)...])
     }
 

@@ -83,7 +83,8 @@ final class RecordEncoderCache: @unchecked Sendable {
         _ cache: RecordEncoderCache?,
         encodingInto container: UnsafeMutablePointer<PersistenceContainer>) -> RecordEncoderCache
     {
-        let cache = if let cache, cache.isBusy.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged {
+        let cache =
+            if let cache, cache.isBusy.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged {
             cache
         } else {
             RecordEncoderCache()
@@ -220,7 +221,8 @@ struct RecordEncoder<Record: EncodableRecord>: Encoder {
     /// A record can't be a list: the container throws when it is used.
     @usableFromInline
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
-        RefusingUnkeyedEncodingContainer(reason: "\(Record.self) can't be encoded as a list: a record encodes its columns in a keyed container")
+        RefusingUnkeyedEncodingContainer(
+            reason: "\(Record.self) can't be encoded as a list: a record encodes its columns in a keyed container")
     }
 
     /// Encodes a value whose columns are the record's: a record, or a value
@@ -286,7 +288,9 @@ struct RefusingUnkeyedEncodingContainer: UnkeyedEncodingContainer {
 
     mutating func encodeNil() throws { try refuse() }
     mutating func encode<T: Encodable>(_ value: T) throws { try refuse() }
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<
+        NestedKey
+    > {
         KeyedEncodingContainer(RefusingKeyedEncodingContainer<NestedKey>(reason: reason))
     }
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer { self }
@@ -304,7 +308,9 @@ struct RefusingKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerPro
 
     mutating func encodeNil(forKey key: Key) throws { try refuse() }
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws { try refuse() }
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
+        -> KeyedEncodingContainer<NestedKey>
+    {
         KeyedEncodingContainer(RefusingKeyedEncodingContainer<NestedKey>(reason: reason))
     }
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
@@ -380,14 +386,30 @@ struct RecordKeyedEncodingContainer<Record: EncodableRecord, Key: CodingKey>: Ke
     @inlinable func encode(_ value: String, forKey key: Key) throws { set(value.databaseValue, forKey: key) }
     @inlinable func encode(_ value: Double, forKey key: Key) throws { set(value.databaseValue, forKey: key) }
     @inlinable func encode(_ value: Float, forKey key: Key) throws { set(value.databaseValue, forKey: key) }
-    @inlinable func encode(_ value: Int, forKey key: Key) throws { set(DatabaseValue(storage: .int64(Int64(value))), forKey: key) }
-    @inlinable func encode(_ value: Int8, forKey key: Key) throws { set(DatabaseValue(storage: .int64(Int64(value))), forKey: key) }
-    @inlinable func encode(_ value: Int16, forKey key: Key) throws { set(DatabaseValue(storage: .int64(Int64(value))), forKey: key) }
-    @inlinable func encode(_ value: Int32, forKey key: Key) throws { set(DatabaseValue(storage: .int64(Int64(value))), forKey: key) }
-    @inlinable func encode(_ value: Int64, forKey key: Key) throws { set(DatabaseValue(storage: .int64(value)), forKey: key) }
-    @inlinable func encode(_ value: UInt8, forKey key: Key) throws { set(DatabaseValue(storage: .int64(Int64(value))), forKey: key) }
-    @inlinable func encode(_ value: UInt16, forKey key: Key) throws { set(DatabaseValue(storage: .int64(Int64(value))), forKey: key) }
-    @inlinable func encode(_ value: UInt32, forKey key: Key) throws { set(DatabaseValue(storage: .int64(Int64(value))), forKey: key) }
+    @inlinable func encode(_ value: Int, forKey key: Key) throws {
+        set(DatabaseValue(storage: .int64(Int64(value))), forKey: key)
+    }
+    @inlinable func encode(_ value: Int8, forKey key: Key) throws {
+        set(DatabaseValue(storage: .int64(Int64(value))), forKey: key)
+    }
+    @inlinable func encode(_ value: Int16, forKey key: Key) throws {
+        set(DatabaseValue(storage: .int64(Int64(value))), forKey: key)
+    }
+    @inlinable func encode(_ value: Int32, forKey key: Key) throws {
+        set(DatabaseValue(storage: .int64(Int64(value))), forKey: key)
+    }
+    @inlinable func encode(_ value: Int64, forKey key: Key) throws {
+        set(DatabaseValue(storage: .int64(value)), forKey: key)
+    }
+    @inlinable func encode(_ value: UInt8, forKey key: Key) throws {
+        set(DatabaseValue(storage: .int64(Int64(value))), forKey: key)
+    }
+    @inlinable func encode(_ value: UInt16, forKey key: Key) throws {
+        set(DatabaseValue(storage: .int64(Int64(value))), forKey: key)
+    }
+    @inlinable func encode(_ value: UInt32, forKey key: Key) throws {
+        set(DatabaseValue(storage: .int64(Int64(value))), forKey: key)
+    }
     @inlinable func encode(_ value: UInt, forKey key: Key) throws { try set(unsigned(value, key), forKey: key) }
     @inlinable func encode(_ value: UInt64, forKey key: Key) throws { try set(unsigned(value, key), forKey: key) }
 
@@ -403,8 +425,12 @@ struct RecordKeyedEncodingContainer<Record: EncodableRecord, Key: CodingKey>: Ke
     @inlinable func encodeIfPresent(_ value: UInt8?, forKey key: Key) throws { set(value.databaseValue, forKey: key) }
     @inlinable func encodeIfPresent(_ value: UInt16?, forKey key: Key) throws { set(value.databaseValue, forKey: key) }
     @inlinable func encodeIfPresent(_ value: UInt32?, forKey key: Key) throws { set(value.databaseValue, forKey: key) }
-    @inlinable func encodeIfPresent(_ value: UInt?, forKey key: Key) throws { try set(value.map { try unsigned($0, key) } ?? .null, forKey: key) }
-    @inlinable func encodeIfPresent(_ value: UInt64?, forKey key: Key) throws { try set(value.map { try unsigned($0, key) } ?? .null, forKey: key) }
+    @inlinable func encodeIfPresent(_ value: UInt?, forKey key: Key) throws {
+        try set(value.map { try unsigned($0, key) } ?? .null, forKey: key)
+    }
+    @inlinable func encodeIfPresent(_ value: UInt64?, forKey key: Key) throws {
+        try set(value.map { try unsigned($0, key) } ?? .null, forKey: key)
+    }
 
     /// Unsigned values above Int64.max can't be stored: an error.
     @usableFromInline
@@ -433,7 +459,9 @@ struct RecordKeyedEncodingContainer<Record: EncodableRecord, Key: CodingKey>: Ke
 
     /// Not supported: the container throws when it is used.
     @usableFromInline
-    func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+    func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
+        -> KeyedEncodingContainer<NestedKey>
+    {
         KeyedEncodingContainer(RefusingKeyedEncodingContainer<NestedKey>(reason: Self.nestedContainerReason))
     }
 
@@ -500,7 +528,9 @@ enum RecordValueEncoding<Record: EncodableRecord> {
 
     /// The database value of a convertible value; unsigned integers out of
     /// Int64's range are an error instead of a trap.
-    private static func checked(_ value: any DatabaseValueConvertible, column: String, key: some CodingKey) throws -> DatabaseValue {
+    private static func checked(_ value: any DatabaseValueConvertible, column: String, key: some CodingKey) throws
+        -> DatabaseValue
+    {
         if let value = value as? any FixedWidthInteger, Int64(exactly: value) == nil {
             throw EncodingError.invalidValue(value, EncodingError.Context(
                 codingPath: [key],
@@ -561,7 +591,8 @@ final class SingleValueColumnEncoder<Record: EncodableRecord>: Encoder, SingleVa
     func encode(_ value: UInt64) throws {
         guard let value = Int64(exactly: value) else {
             throw EncodingError.invalidValue(value, EncodingError.Context(
-                codingPath: [], debugDescription: "UInt64 value \(value) can't be stored in SQLite: it exceeds Int64.max"))
+                    codingPath: [],
+                    debugDescription: "UInt64 value \(value) can't be stored in SQLite: it exceeds Int64.max"))
         }
         self.value = value.databaseValue
     }
@@ -572,7 +603,9 @@ private struct IgnoringKeyedContainer<Key: CodingKey>: KeyedEncodingContainerPro
     var codingPath: [any CodingKey] { [] }
     mutating func encodeNil(forKey key: Key) { }
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) { }
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
+        -> KeyedEncodingContainer<NestedKey>
+    {
         KeyedEncodingContainer(IgnoringKeyedContainer<NestedKey>())
     }
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer { IgnoringUnkeyedContainer() }
@@ -585,7 +618,9 @@ private struct IgnoringUnkeyedContainer: UnkeyedEncodingContainer {
     var count = 0
     mutating func encodeNil() { }
     mutating func encode<T: Encodable>(_ value: T) { }
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<
+        NestedKey
+    > {
         KeyedEncodingContainer(IgnoringKeyedContainer<NestedKey>())
     }
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer { IgnoringUnkeyedContainer() }

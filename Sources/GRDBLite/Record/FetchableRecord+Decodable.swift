@@ -389,7 +389,9 @@ struct RowKeyedDecodingContainer<Record: FetchableRecord, Key: CodingKey>: Keyed
 
     @inlinable
     @inline(__always)
-    func decodeColumn<T: DatabaseValueConvertible & StatementColumnConvertible>(_ type: T.Type, forKey key: Key) throws -> T {
+    func decodeColumn<T: DatabaseValueConvertible & StatementColumnConvertible>(_ type: T.Type, forKey key: Key) throws
+        -> T
+    {
         let column = usesDefaultKeys ? key.stringValue : columnName(forKey: key)
         return try withRow { row in
             guard let index = row.index(forColumn: column) else {
@@ -401,7 +403,9 @@ struct RowKeyedDecodingContainer<Record: FetchableRecord, Key: CodingKey>: Keyed
 
     @inlinable
     @inline(__always)
-    func decodeColumnIfPresent<T: DatabaseValueConvertible & StatementColumnConvertible>(_ type: T.Type, forKey key: Key) throws -> T? {
+    func decodeColumnIfPresent<T: DatabaseValueConvertible & StatementColumnConvertible>(
+        _ type: T.Type, forKey key: Key
+    ) throws -> T? {
         let column = usesDefaultKeys ? key.stringValue : columnName(forKey: key)
         return try withRow { row in
             guard let index = row.index(forColumn: column) else { return nil }
@@ -410,8 +414,12 @@ struct RowKeyedDecodingContainer<Record: FetchableRecord, Key: CodingKey>: Keyed
     }
 
     @inlinable func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try decodeColumn(type, forKey: key) }
-    @inlinable func decode(_ type: String.Type, forKey key: Key) throws -> String { try decodeColumn(type, forKey: key) }
-    @inlinable func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try decodeColumn(type, forKey: key) }
+    @inlinable func decode(_ type: String.Type, forKey key: Key) throws -> String {
+        try decodeColumn(type, forKey: key)
+    }
+    @inlinable func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
+        try decodeColumn(type, forKey: key)
+    }
     @inlinable func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try decodeColumn(type, forKey: key) }
     @inlinable func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try decodeColumn(type, forKey: key) }
     @inlinable func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try decodeColumn(type, forKey: key) }
@@ -420,31 +428,66 @@ struct RowKeyedDecodingContainer<Record: FetchableRecord, Key: CodingKey>: Keyed
     @inlinable func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try decodeColumn(type, forKey: key) }
     @inlinable func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try decodeColumn(type, forKey: key) }
     @inlinable func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try decodeColumn(type, forKey: key) }
-    @inlinable func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try decodeColumn(type, forKey: key) }
-    @inlinable func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try decodeColumn(type, forKey: key) }
-    @inlinable func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try decodeColumn(type, forKey: key) }
+    @inlinable func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 {
+        try decodeColumn(type, forKey: key)
+    }
+    @inlinable func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 {
+        try decodeColumn(type, forKey: key)
+    }
+    @inlinable func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 {
+        try decodeColumn(type, forKey: key)
+    }
 
-    @inlinable func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try decodeColumnIfPresent(type, forKey: key) }
-    @inlinable func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try decodeColumnIfPresent(type, forKey: key) }
-    @inlinable func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try decodeColumnIfPresent(type, forKey: key) }
-    @inlinable func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? { try decodeColumnIfPresent(type, forKey: key) }
-    @inlinable func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try decodeColumnIfPresent(type, forKey: key) }
-    @inlinable func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try decodeColumnIfPresent(type, forKey: key) }
-    @inlinable func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { try decodeColumnIfPresent(type, forKey: key) }
-    @inlinable func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try decodeColumnIfPresent(type, forKey: key) }
-    @inlinable func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try decodeColumnIfPresent(type, forKey: key) }
-    @inlinable func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try decodeColumnIfPresent(type, forKey: key) }
-    @inlinable func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { try decodeColumnIfPresent(type, forKey: key) }
-    @inlinable func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try decodeColumnIfPresent(type, forKey: key) }
-    @inlinable func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try decodeColumnIfPresent(type, forKey: key) }
-    @inlinable func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try decodeColumnIfPresent(type, forKey: key) }
+    @inlinable func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
+        try decodeColumnIfPresent(type, forKey: key)
+    }
+    @inlinable func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
+        try decodeColumnIfPresent(type, forKey: key)
+    }
+    @inlinable func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
+        try decodeColumnIfPresent(type, forKey: key)
+    }
+    @inlinable func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
+        try decodeColumnIfPresent(type, forKey: key)
+    }
+    @inlinable func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
+        try decodeColumnIfPresent(type, forKey: key)
+    }
+    @inlinable func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? {
+        try decodeColumnIfPresent(type, forKey: key)
+    }
+    @inlinable func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? {
+        try decodeColumnIfPresent(type, forKey: key)
+    }
+    @inlinable func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? {
+        try decodeColumnIfPresent(type, forKey: key)
+    }
+    @inlinable func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
+        try decodeColumnIfPresent(type, forKey: key)
+    }
+    @inlinable func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? {
+        try decodeColumnIfPresent(type, forKey: key)
+    }
+    @inlinable func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? {
+        try decodeColumnIfPresent(type, forKey: key)
+    }
+    @inlinable func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? {
+        try decodeColumnIfPresent(type, forKey: key)
+    }
+    @inlinable func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? {
+        try decodeColumnIfPresent(type, forKey: key)
+    }
+    @inlinable func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? {
+        try decodeColumnIfPresent(type, forKey: key)
+    }
 
     // MARK: Any Decodable
 
     @usableFromInline
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         if let index = row.index(forColumn: columnName(forKey: key)) {
-            return try RecordValueDecoding<Record>.decode(T.self, row: row, columnIndex: index, codingPath: codingPath + [key])
+            return try RecordValueDecoding<Record>.decode(
+                T.self, row: row, columnIndex: index, codingPath: codingPath + [key])
         }
         if let scope = row.scopesTree[key.stringValue] {
             return try RecordValueDecoding<Record>.decodeRecord(T.self, from: scope, codingPath: codingPath + [key])
@@ -457,7 +500,8 @@ struct RowKeyedDecodingContainer<Record: FetchableRecord, Key: CodingKey>: Keyed
             // missing. GRDB's wording, which names both.
             throw DecodingError.keyNotFound(key, DecodingError.Context(
                 codingPath: codingPath,
-                debugDescription: "No such key: \([decodedRootKey, key.stringValue].sorted().joined(separator: " or "))"))
+                    debugDescription:
+                        "No such key: \([decodedRootKey, key.stringValue].sorted().joined(separator: " or "))"))
         }
         state.decodedRootKey = key.stringValue
         return try RecordValueDecoding<Record>.decodeRecord(T.self, from: row, codingPath: codingPath + [key])
@@ -467,7 +511,8 @@ struct RowKeyedDecodingContainer<Record: FetchableRecord, Key: CodingKey>: Keyed
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         if let index = row.index(forColumn: columnName(forKey: key)) {
             if row.hasNull(atUncheckedIndex: index) { return nil }
-            return try RecordValueDecoding<Record>.decode(T.self, row: row, columnIndex: index, codingPath: codingPath + [key])
+            return try RecordValueDecoding<Record>.decode(
+                T.self, row: row, columnIndex: index, codingPath: codingPath + [key])
         }
         if let scope = row.scopesTree[key.stringValue] {
             // A left join without match has only NULL values.
@@ -546,8 +591,12 @@ final class OwningRowKeyedDecodingContainer<Record: FetchableRecord, Key: Coding
     func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try base.decode(type, forKey: key) }
     func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try base.decode(type, forKey: key) }
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T { try base.decode(type, forKey: key) }
-    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? { try base.decodeIfPresent(type, forKey: key) }
-    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
+    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+        try base.decodeIfPresent(type, forKey: key)
+    }
+    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
+        -> KeyedDecodingContainer<NestedKey>
+    {
         try base.nestedContainer(keyedBy: type, forKey: key)
     }
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
@@ -598,13 +647,17 @@ enum RecordValueDecoding<Record: FetchableRecord> {
             return try decodeValue(type, row: row, index: index) as! T
         }
         do {
-            return try T(from: ColumnDecoder<Record>(row: row, columnIndex: index, codingPath: codingPath(), recordFromRow: false))
+            return try T(
+                from: ColumnDecoder<Record>(
+                    row: row, columnIndex: index, codingPath: codingPath(), recordFromRow: false))
         } catch is JSONRequired {
             return try decodeJSON(T.self, row: row, columnIndex: index)
         }
     }
 
-    private static func decodeFast<V: DatabaseValueConvertible & StatementColumnConvertible>(_ type: V.Type, row: Row, index: Int) throws -> V {
+    private static func decodeFast<V: DatabaseValueConvertible & StatementColumnConvertible>(
+        _ type: V.Type, row: Row, index: Int
+    ) throws -> V {
         try row.fastDecode(V.self, atUncheckedIndex: index)
     }
 
@@ -622,7 +675,8 @@ enum RecordValueDecoding<Record: FetchableRecord> {
         default: throw RowDecodingError.valueMismatch(T.self, row: row, columnIndex: index, databaseValue: dbValue)
         }
         do {
-            return try Record.databaseJSONDecoder(for: row.columnName(atUncheckedIndex: index)).decode(T.self, from: data)
+            return try Record.databaseJSONDecoder(for: row.columnName(atUncheckedIndex: index)).decode(
+                T.self, from: data)
         } catch {
             throw RowDecodingError.valueMismatch(T.self, row: row, columnIndex: index, underlying: error)
         }
@@ -669,7 +723,8 @@ struct ColumnDecoder<Record: FetchableRecord>: Decoder, SingleValueDecodingConta
 
     private func value<T: DatabaseValueConvertible & StatementColumnConvertible>(_ type: T.Type) throws -> T {
         guard columnIndex < row.count else {
-            throw DecodingError.valueNotFound(T.self, DecodingError.Context(codingPath: codingPath, debugDescription: "empty row"))
+            throw DecodingError.valueNotFound(
+                T.self, DecodingError.Context(codingPath: codingPath, debugDescription: "empty row"))
         }
         return try row.fastDecode(T.self, atUncheckedIndex: columnIndex)
     }
@@ -696,7 +751,8 @@ struct ColumnDecoder<Record: FetchableRecord>: Decoder, SingleValueDecodingConta
             }
             return try RecordValueDecoding<Record>.decodeRecord(T.self, from: row, codingPath: codingPath)
         }
-        return try RecordValueDecoding<Record>.decode(T.self, row: row, columnIndex: columnIndex, codingPath: codingPath)
+        return try RecordValueDecoding<Record>.decode(
+            T.self, row: row, columnIndex: columnIndex, codingPath: codingPath)
     }
 }
 
@@ -731,19 +787,25 @@ struct PrefetchedRowsDecoder<Record: FetchableRecord>: Decoder, UnkeyedDecodingC
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
         guard !isAtEnd else {
-            throw DecodingError.valueNotFound(T.self, DecodingError.Context(codingPath: codingPath, debugDescription: "no more rows"))
+            throw DecodingError.valueNotFound(
+                T.self, DecodingError.Context(codingPath: codingPath, debugDescription: "no more rows"))
         }
         defer { currentIndex += 1 }
         let row = rows[currentIndex]
         if T.self is any DatabaseValueConvertible.Type {
-            return try ColumnDecoder<Record>(row: row, columnIndex: 0, codingPath: codingPath, recordFromRow: true).decode(T.self)
+            return try ColumnDecoder<Record>(row: row, columnIndex: 0, codingPath: codingPath, recordFromRow: true)
+                .decode(T.self)
         }
         return try RecordValueDecoding<Record>.decodeRecord(T.self, from: row, codingPath: codingPath)
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<
+        NestedKey
+    > {
         guard !isAtEnd else {
-            throw DecodingError.valueNotFound(KeyedDecodingContainer<NestedKey>.self, DecodingError.Context(codingPath: codingPath, debugDescription: "no more rows"))
+            throw DecodingError.valueNotFound(
+                KeyedDecodingContainer<NestedKey>.self,
+                DecodingError.Context(codingPath: codingPath, debugDescription: "no more rows"))
         }
         defer { currentIndex += 1 }
         return KeyedDecodingContainer(OwningRowKeyedDecodingContainer<Record, NestedKey>(
@@ -751,7 +813,8 @@ struct PrefetchedRowsDecoder<Record: FetchableRecord>: Decoder, UnkeyedDecodingC
     }
 
     mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        throw DecodingError.typeMismatch([Any].self, DecodingError.Context(codingPath: codingPath, debugDescription: "rows don't nest"))
+        throw DecodingError.typeMismatch(
+            [Any].self, DecodingError.Context(codingPath: codingPath, debugDescription: "rows don't nest"))
     }
 
     mutating func superDecoder() throws -> any Decoder { self }

@@ -28,8 +28,12 @@ extension FetchableRecord where Self: TableRecord {
     // MARK: Primary keys
 
     /// A cursor over the records with these primary keys.
-    public static func fetchCursor(_ db: Database, keys: some Collection<some DatabaseValueConvertible>) throws -> RecordCursor<Self> {
-        try fetchCursor(selectStatement(db, where: RecordKeys.primaryKey(db, table: databaseTableName, values: keys.map(\.databaseValue))))
+    public static func fetchCursor(_ db: Database, keys: some Collection<some DatabaseValueConvertible>) throws
+        -> RecordCursor<Self>
+    {
+        try fetchCursor(
+            selectStatement(
+                db, where: RecordKeys.primaryKey(db, table: databaseTableName, values: keys.map(\.databaseValue))))
     }
 
     /// The records with these primary keys, in no particular order.
@@ -47,7 +51,8 @@ extension FetchableRecord where Self: TableRecord {
     public static func fetchOne(_ db: Database, key: some DatabaseValueConvertible) throws -> Self? {
         let dbValue = key.databaseValue
         if dbValue.isNull { return nil }
-        return try fetchOne(selectStatement(db, where: RecordKeys.primaryKey(db, table: databaseTableName, values: [dbValue])))
+        return try fetchOne(
+            selectStatement(db, where: RecordKeys.primaryKey(db, table: databaseTableName, values: [dbValue])))
     }
 
     /// The record with this primary key, or throws
@@ -62,7 +67,9 @@ extension FetchableRecord where Self: TableRecord {
     // MARK: Unique keys
 
     /// A cursor over the records with these unique keys.
-    public static func fetchCursor(_ db: Database, keys: [[String: (any DatabaseValueConvertible)?]]) throws -> RecordCursor<Self> {
+    public static func fetchCursor(_ db: Database, keys: [[String: (any DatabaseValueConvertible)?]]) throws
+        -> RecordCursor<Self>
+    {
         try fetchCursor(selectStatement(db, where: RecordKeys.uniqueKeys(db, table: databaseTableName, keys: keys)))
     }
 
@@ -75,7 +82,8 @@ extension FetchableRecord where Self: TableRecord {
     /// The record with this unique key, or nil.
     public static func fetchOne(_ db: Database, key: [String: (any DatabaseValueConvertible)?]?) throws -> Self? {
         guard let key else { return nil }
-        return try fetchOne(selectStatement(db, where: RecordKeys.uniqueKeys(db, table: databaseTableName, keys: [key])))
+        return try fetchOne(
+            selectStatement(db, where: RecordKeys.uniqueKeys(db, table: databaseTableName, keys: [key])))
     }
 
     /// The record with this unique key, or throws
@@ -95,7 +103,9 @@ extension FetchableRecord where Self: TableRecord & Hashable {
     }
 
     /// A set of the records with these primary keys.
-    public static func fetchSet(_ db: Database, keys: some Collection<some DatabaseValueConvertible>) throws -> Set<Self> {
+    public static func fetchSet(_ db: Database, keys: some Collection<some DatabaseValueConvertible>) throws -> Set<
+        Self
+    > {
         if keys.isEmpty { return [] }
         return try Set(fetchCursor(db, keys: keys))
     }

@@ -102,7 +102,9 @@ extension FetchableRecord {
 
     /// An array of the records of a prepared statement.
     @inlinable
-    public static func fetchAll(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> [Self] {
+    public static func fetchAll(
+        _ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil
+    ) throws -> [Self] {
         try Array(fetchCursor(statement, arguments: arguments, adapter: adapter))
     }
 
@@ -119,7 +121,9 @@ extension FetchableRecord {
 
     /// The first record of a prepared statement, or nil.
     @inlinable
-    public static func fetchOne(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> Self? {
+    public static func fetchOne(
+        _ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil
+    ) throws -> Self? {
         try fetchCursor(statement, arguments: arguments, adapter: adapter)._fetchFirst { $0 }
     }
 }
@@ -136,7 +140,9 @@ extension FetchableRecord where Self: Hashable {
     }
 
     /// A set of the records of a prepared statement.
-    public static func fetchSet(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> Set<Self> {
+    public static func fetchSet(
+        _ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil
+    ) throws -> Set<Self> {
         try Set(fetchCursor(statement, arguments: arguments, adapter: adapter))
     }
 }

@@ -11,7 +11,9 @@ extension MutablePersistableRecord {
     ///   ``MutablePersistableRecord/persistenceConflictPolicy``.
     /// - throws: A ``DatabaseError`` (constraint violation...).
     @inlinable
-    public mutating func insert(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws {
+    public mutating func insert(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil)
+        throws
+    {
         try willSave(db)
         var saved: PersistenceSuccess?
         try aroundSave(db) {
@@ -24,7 +26,9 @@ extension MutablePersistableRecord {
 
     /// Inserts a copy of the record, and returns it.
     @inlinable
-    public func inserted(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws -> Self {
+    public func inserted(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws
+        -> Self
+    {
         var result = self
         try result.insert(db, onConflict: conflictResolution)
         return result
@@ -33,7 +37,8 @@ extension MutablePersistableRecord {
     /// Inserts the record, and returns the inserted row as a record of the
     /// same type (`INSERT ... RETURNING *`), with the values that the
     /// database set (ids, defaults, triggers).
-    public func insertAndFetch(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws -> Self
+    public func insertAndFetch(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws
+        -> Self
     where Self: FetchableRecord
     {
         var result = self
@@ -53,7 +58,8 @@ extension MutablePersistableRecord {
         as returnedType: T.Type) throws -> T
     {
         let record = self
-        return try performInsertAndFetch(db, onConflict: conflictResolution, selection: T.databaseSelection) { statement in
+        return try performInsertAndFetch(db, onConflict: conflictResolution, selection: T.databaseSelection) {
+            statement in
             try Self.fetchReturnedRecord(T.self, statement, db: db, key: record)
         }
     }
@@ -86,7 +92,8 @@ extension MutablePersistableRecord {
         try willSave(db)
         var success: (inserted: InsertionSuccess, returned: T)?
         try aroundSave(db) {
-            success = try insertAndFetchWithCallbacks(db, onConflict: conflictResolution, selection: selection, fetch: fetch)
+            success = try insertAndFetchWithCallbacks(
+                db, onConflict: conflictResolution, selection: selection, fetch: fetch)
             return PersistenceSuccess(success!.inserted)
         }
         guard let success else { try persistenceCallbackMisuse("aroundSave") }
@@ -107,7 +114,8 @@ extension MutablePersistableRecord {
         select: (DatabaseComponents) throws -> [any SQLSelectable]) throws -> T
     where Self: TableRecord
     {
-        try performInsertAndFetch(db, onConflict: conflictResolution, selection: select(Self.databaseComponents), fetch: fetch)
+        try performInsertAndFetch(
+            db, onConflict: conflictResolution, selection: select(Self.databaseComponents), fetch: fetch)
     }
 
     /// The record of a RETURNING clause, or the error of the missing row of
@@ -126,7 +134,9 @@ extension MutablePersistableRecord {
     // MARK: - Internals
 
     @inlinable
-    mutating func insertWithCallbacks(_ db: Database, onConflict conflictResolution: Database.ConflictResolution?) throws -> InsertionSuccess {
+    mutating func insertWithCallbacks(_ db: Database, onConflict conflictResolution: Database.ConflictResolution?)
+        throws -> InsertionSuccess
+    {
         try willInsert(db)
         var inserted: InsertionSuccess?
         try aroundInsert(db) {
@@ -165,7 +175,9 @@ extension MutablePersistableRecord {
     /// Encodes into the connection's reusable container and runs the
     /// cached INSERT of the record type.
     @inlinable
-    func insertWithoutCallbacks(_ db: Database, onConflict conflictResolution: Database.ConflictResolution?) throws -> InsertionSuccess {
+    func insertWithoutCallbacks(_ db: Database, onConflict conflictResolution: Database.ConflictResolution?) throws
+        -> InsertionSuccess
+    {
         let conflict = conflictResolution ?? type(of: self).persistenceConflictPolicy.conflictResolutionForInsert
         let storage = RecordStorage.of(db)
         var container = storage.takeContainer()

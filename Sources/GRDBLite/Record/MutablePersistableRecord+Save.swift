@@ -1,7 +1,8 @@
 extension MutablePersistableRecord {
     /// Updates the row with the record's primary key if there is one, and
     /// inserts the record otherwise.
-    public mutating func save(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws {
+    public mutating func save(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws
+    {
         try willSave(db)
         var saved: PersistenceSuccess?
         try aroundSave(db) {
@@ -13,7 +14,8 @@ extension MutablePersistableRecord {
     }
 
     /// Saves a copy of the record, and returns it.
-    public func saved(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws -> Self {
+    public func saved(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws -> Self
+    {
         var result = self
         try result.save(db, onConflict: conflictResolution)
         return result
@@ -21,7 +23,8 @@ extension MutablePersistableRecord {
 
     /// Saves the record (see ``save(_:onConflict:)``), and returns the saved
     /// row as a record of the same type (`RETURNING *`).
-    public func saveAndFetch(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws -> Self
+    public func saveAndFetch(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws
+        -> Self
     where Self: FetchableRecord
     {
         var result = self
@@ -63,7 +66,8 @@ extension MutablePersistableRecord {
         try willSave(db)
         var success: (saved: PersistenceSuccess, returned: T)?
         try aroundSave(db) {
-            success = try updateOrInsertWithCallbacks(db, onConflict: conflictResolution, selection: selection, fetch: fetch)
+            success = try updateOrInsertWithCallbacks(
+                db, onConflict: conflictResolution, selection: selection, fetch: fetch)
             return success!.saved
         }
         guard let success else { try persistenceCallbackMisuse("aroundSave") }
@@ -75,7 +79,9 @@ extension MutablePersistableRecord {
         _ db: Database,
         onConflict conflictResolution: Database.ConflictResolution?) throws -> PersistenceSuccess
     {
-        if let updated = try updateIfExistsWithCallbacks(db, onConflict: conflictResolution, selection: [], fetch: { try $0.execute() }) {
+        if let updated = try updateIfExistsWithCallbacks(
+            db, onConflict: conflictResolution, selection: [], fetch: { try $0.execute() })
+        {
             return updated.saved
         }
         return try PersistenceSuccess(insertWithCallbacks(db, onConflict: conflictResolution))
@@ -88,7 +94,9 @@ extension MutablePersistableRecord {
         fetch: (Statement) throws -> T) throws -> (saved: PersistenceSuccess, returned: T)
     {
         precondition(!selection.isEmpty, "Invalid empty selection for saveAndFetch")
-        if let updated = try updateIfExistsWithCallbacks(db, onConflict: conflictResolution, selection: selection, fetch: fetch) {
+        if let updated = try updateIfExistsWithCallbacks(
+            db, onConflict: conflictResolution, selection: selection, fetch: fetch)
+        {
             return updated
         }
         let (inserted, returned) = try insertAndFetchWithCallbacks(
@@ -108,7 +116,9 @@ extension MutablePersistableRecord {
         do {
             let columns = try Set(db.columns(in: type(of: self).databaseTableName).map(\.name))
             var returned: T?
-            let saved = try updateWithCallbacks(db, onConflict: conflictResolution, columns: columns, returning: selection) {
+            let saved = try updateWithCallbacks(
+                db, onConflict: conflictResolution, columns: columns, returning: selection
+            ) {
                 returned = try fetch($0)
             }
             guard let returned else { try persistenceCallbackMisuse("aroundUpdate") }

@@ -4,7 +4,8 @@ extension MutablePersistableRecord {
     /// - throws: ``RecordError/recordNotFound(databaseTableName:key:)`` if
     ///   no row has the primary key, or a ``DatabaseError``.
     public func update(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws {
-        try update(db, onConflict: conflictResolution, columns: db.columns(in: type(of: self).databaseTableName).map(\.name))
+        try update(
+            db, onConflict: conflictResolution, columns: db.columns(in: type(of: self).databaseTableName).map(\.name))
     }
 
     /// Updates the given columns of the row with the record's primary key.
@@ -67,7 +68,8 @@ extension MutablePersistableRecord {
     }
 
     /// Updates the row and returns it as a record (`UPDATE ... RETURNING *`).
-    public func updateAndFetch(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws -> Self
+    public func updateAndFetch(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws
+        -> Self
     where Self: FetchableRecord
     {
         try updateAndFetch(db, onConflict: conflictResolution, as: Self.self)
@@ -118,7 +120,9 @@ extension MutablePersistableRecord {
         try willSave(db)
         var saved: PersistenceSuccess?
         try aroundSave(db) {
-            saved = try updateWithCallbacks(db, onConflict: conflictResolution, columns: Set(columns), returning: selection) {
+            saved = try updateWithCallbacks(
+                db, onConflict: conflictResolution, columns: Set(columns), returning: selection
+            ) {
                 result = try fetch($0)
             }
             return saved!
@@ -137,7 +141,8 @@ extension MutablePersistableRecord {
         selection: [any SQLSelectable],
         fetch: (Statement) throws -> T) throws -> T
     {
-        try updateAndFetch(db, onConflict: conflictResolution, columns: columns.map(\.name), selection: selection, fetch: fetch)
+        try updateAndFetch(
+            db, onConflict: conflictResolution, columns: columns.map(\.name), selection: selection, fetch: fetch)
     }
 
     /// Modifies the record, then updates the columns whose values changed,
@@ -164,7 +169,8 @@ extension MutablePersistableRecord {
         let old = try PersistenceContainer(self)
         try modify(&self)
         let record = self
-        return try updateChangesAndFetch(db, onConflict: conflictResolution, from: old, selection: T.databaseSelection) {
+        return try updateChangesAndFetch(db, onConflict: conflictResolution, from: old, selection: T.databaseSelection)
+        {
             try Self.fetchReturnedRecord(T.self, $0, db: db, key: record)
         }
     }
@@ -181,7 +187,8 @@ extension MutablePersistableRecord {
     {
         let old = try PersistenceContainer(self)
         try modify(&self)
-        return try updateChangesAndFetch(db, onConflict: conflictResolution, from: old, selection: selection, fetch: fetch)
+        return try updateChangesAndFetch(
+            db, onConflict: conflictResolution, from: old, selection: selection, fetch: fetch)
     }
 
     // MARK: - Internals

@@ -61,11 +61,15 @@ extension MutablePersistableRecord {
     }
 
     @inlinable public mutating func willInsert(_ db: Database) throws { }
-    @inlinable public func aroundInsert(_ db: Database, insert: () throws -> InsertionSuccess) throws { _ = try insert() }
+    @inlinable public func aroundInsert(_ db: Database, insert: () throws -> InsertionSuccess) throws {
+        _ = try insert()
+    }
     @inlinable public mutating func didInsert(_ inserted: InsertionSuccess) { }
 
     @inlinable public func willUpdate(_ db: Database, columns: Set<String>) throws { }
-    @inlinable public func aroundUpdate(_ db: Database, columns: Set<String>, update: () throws -> PersistenceSuccess) throws {
+    @inlinable public func aroundUpdate(_ db: Database, columns: Set<String>, update: () throws -> PersistenceSuccess)
+        throws
+    {
         _ = try update()
     }
     @inlinable public func didUpdate(_ updated: PersistenceSuccess) { }

@@ -53,7 +53,9 @@ extension PersistableRecord {
     /// ``MutablePersistableRecord/upsert(_:)``).
     public func upsert(_ db: Database) throws {
         var record = self
-        _ = try record.upsertAndFetch(db, onConflict: [], overwritesAllColumns: true, assignments: [], selection: []) { _ in }
+        _ = try record.upsertAndFetch(db, onConflict: [], overwritesAllColumns: true, assignments: [], selection: []) {
+            _ in
+        }
     }
 
     /// Inserts the record, and returns the inserted row as another record

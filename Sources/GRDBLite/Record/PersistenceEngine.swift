@@ -13,11 +13,14 @@ struct PersistenceEngine {
         self.tableName = type(of: record).databaseTableName
         self.primaryKey = try db.primaryKey(tableName)
         self.container = try PersistenceContainer(record)
-        precondition(!container.isEmpty, "\(Record.self): invalid empty persistence container, encode at least one column")
+        precondition(
+            !container.isEmpty, "\(Record.self): invalid empty persistence container, encode at least one column")
     }
 
     /// `INSERT [OR ...] INTO "table" ("a", "b") VALUES (?,?)`, GRDB's text.
-    static func insertSQL(table: String, columns: some Collection<String>, conflict: Database.ConflictResolution) -> String {
+    static func insertSQL(table: String, columns: some Collection<String>, conflict: Database.ConflictResolution)
+        -> String
+    {
         let verb = conflict == .abort ? "INSERT" : "INSERT OR \(conflict.rawValue)"
         let marks = Array(repeating: "?", count: columns.count).joined(separator: ",")
         return "\(verb) INTO \(table.quotedDatabaseIdentifier) "
@@ -55,7 +58,9 @@ struct PersistenceEngine {
 
     /// A cached statement of `sql` with `arguments`, and a RETURNING clause
     /// for `selection`, if not empty.
-    private func statement(sql: String, arguments: [DatabaseValue], returning selection: [any SQLSelectable]) throws -> Statement {
+    private func statement(sql: String, arguments: [DatabaseValue], returning selection: [any SQLSelectable]) throws
+        -> Statement
+    {
         var sql = sql
         var arguments = StatementArguments(arguments)
         if !selection.isEmpty {
@@ -74,7 +79,9 @@ struct PersistenceEngine {
     }
 
     /// An INSERT with a RETURNING clause.
-    func insertStatement(onConflict conflict: Database.ConflictResolution, returning selection: [any SQLSelectable]) throws -> Statement {
+    func insertStatement(onConflict conflict: Database.ConflictResolution, returning selection: [any SQLSelectable])
+        throws -> Statement
+    {
         try statement(
             sql: Self.insertSQL(table: tableName, columns: container.columns, conflict: conflict),
             arguments: Array(container.databaseValues),
@@ -129,7 +136,8 @@ struct PersistenceEngine {
         }
         var assignments = assignments
         if overwritesAllColumns {
-            let kept = Set((primaryKey.columns + conflictTarget + assignments.map(\.column)).map(CaseInsensitiveIdentifier.init))
+            let kept = Set(
+                (primaryKey.columns + conflictTarget + assignments.map(\.column)).map(CaseInsensitiveIdentifier.init))
             let excluded = TableAliasBase(tableName: tableName, userName: "excluded")
             for column in container.columns where !kept.contains(CaseInsensitiveIdentifier(column)) {
                 assignments.append((column, excluded[column]))

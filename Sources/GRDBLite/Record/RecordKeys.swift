@@ -37,7 +37,9 @@ enum RecordKeys {
             // them, then the other columns.
             let order = try uniqueKeyColumns(db, table: table, in: key.keys)
             let rank = { (column: String) in order.firstIndex(of: CaseInsensitiveIdentifier(column)) ?? order.count }
-            return .associative(.and, key.sorted { (rank($0.key), $0.key) < (rank($1.key), $1.key) }.map { column, value in
+                return .associative(
+                    .and,
+                    key.sorted { (rank($0.key), $0.key) < (rank($1.key), $1.key) }.map { column, value in
                 .equal(.column(column), .value(value?.databaseValue ?? .null))
             })
         })

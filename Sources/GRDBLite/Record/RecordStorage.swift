@@ -80,7 +80,8 @@ final class RecordStorage: SchemaDependentCache {
         container: PersistenceContainer,
         onConflict conflict: Database.ConflictResolution) throws -> InsertionSuccess
     {
-        precondition(!container.isEmpty, "Invalid empty persistence container: a record must encode at least one column")
+        precondition(
+            !container.isEmpty, "Invalid empty persistence container: a record must encode at least one column")
         let table = try table(for: type, db, name: tableName)
         let statement = try insertStatement(db, type: type, table: table.name, conflict: conflict, container: container)
         let sqliteStatement = statement.sqliteStatement
@@ -116,11 +117,14 @@ final class RecordStorage: SchemaDependentCache {
             return lastInsert.statement
         }
         let insert: InsertStatement
-        if let cached = inserts.first(where: { $0.type == type && $0.conflict == conflict && Self.columns(of: $0, match: container) }) {
+        if let cached = inserts.first(where: {
+            $0.type == type && $0.conflict == conflict && Self.columns(of: $0, match: container)
+        }) {
             insert = cached
         } else {
             let sql = PersistenceEngine.insertSQL(table: table, columns: container.columns, conflict: conflict)
-            insert = try InsertStatement(type: type, conflict: conflict, names: container.names, columnCount: container.setCount,
+            insert = try InsertStatement(
+                type: type, conflict: conflict, names: container.names, columnCount: container.setCount,
                                          statement: db.makeStatement(sql: sql, persistent: true))
             inserts.append(insert)
         }

@@ -82,7 +82,8 @@ extension TableRecord {
         // selections such as `.allColumns(excluding:)` that need it.
         let alias = TableAliasBase(tableName: databaseTableName)
         let context = context.subqueryContext(aliases: [alias])
-        return try databaseSelection.map { try $0.sqlSelection.qualified(with: alias).sql(context) }.joined(separator: ", ")
+        return try databaseSelection.map { try $0.sqlSelection.qualified(with: alias).sql(context) }.joined(
+            separator: ", ")
     }
 
     /// `SELECT <selection> FROM <table> [WHERE ...] [LIMIT 1]`.
@@ -90,7 +91,9 @@ extension TableRecord {
     /// - parameter firstRowOnly: Whether SQL ends with `LIMIT 1`, as
     ///   GRDB's `fetchOne` of a whole table does.
     @usableFromInline
-    static func selectStatement(_ db: Database, where condition: SQLExpression? = nil, firstRowOnly: Bool = false) throws -> Statement {
+    static func selectStatement(_ db: Database, where condition: SQLExpression? = nil, firstRowOnly: Bool = false)
+        throws -> Statement
+    {
         let context = SQLGenerationContext(db)
         var sql = try "SELECT \(selectionSQL(context)) FROM \(databaseTableName.quotedDatabaseIdentifier)"
         if let condition {
@@ -133,7 +136,8 @@ extension TableRecord {
     static func exists(_ db: Database, where condition: some SQLExpressible) throws -> Bool {
         let (sql, arguments) = try SQL(condition).build(db)
         return try Bool.fetchOne(
-            db.cachedStatement(sql: "SELECT EXISTS (SELECT * FROM \(databaseTableName.quotedDatabaseIdentifier) WHERE \(sql))"),
+            db.cachedStatement(
+                sql: "SELECT EXISTS (SELECT * FROM \(databaseTableName.quotedDatabaseIdentifier) WHERE \(sql))"),
             arguments: arguments)!
     }
 
@@ -159,7 +163,8 @@ extension TableRecord {
     @discardableResult
     public static func deleteAll(_ db: Database, keys: some Collection<some DatabaseValueConvertible>) throws -> Int {
         if keys.isEmpty { return 0 }
-        return try deleteAll(db, where: RecordKeys.primaryKey(db, table: databaseTableName, values: keys.map(\.databaseValue)))
+        return try deleteAll(
+            db, where: RecordKeys.primaryKey(db, table: databaseTableName, values: keys.map(\.databaseValue)))
     }
 
     // MARK: - Unique keys

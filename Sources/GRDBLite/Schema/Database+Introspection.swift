@@ -48,7 +48,9 @@ extension Database {
     public func columns(in tableName: String, in schemaName: String? = nil) throws -> [ColumnInfo] {
         try cachedSchemaInfo(\.columns, tableName, schemaName) {
             try checkSchemaExists(schemaName)
-            let columns = try Row.fetchAll(self, sql: "PRAGMA \(schemaPrefix(schemaName))table_xinfo(\(tableName.quotedDatabaseIdentifier))")
+            let columns = try Row.fetchAll(
+                self, sql: "PRAGMA \(schemaPrefix(schemaName))table_xinfo(\(tableName.quotedDatabaseIdentifier))"
+            )
                 .filter { ($0["hidden"] as Int? ?? 0) != 1 } // hidden columns of virtual tables
                 .map(ColumnInfo.init(row:))
             if columns.isEmpty {
@@ -95,7 +97,8 @@ extension Database {
             // A single INTEGER primary key is an alias for the rowid.
             // (SQLite makes an exception for `INTEGER PRIMARY KEY DESC`,
             // ignored here as in GRDB.)
-            if columns.count == 1 && CaseInsensitiveIdentifier(columns[0].type) == CaseInsensitiveIdentifier("INTEGER") {
+            if columns.count == 1 && CaseInsensitiveIdentifier(columns[0].type) == CaseInsensitiveIdentifier("INTEGER")
+            {
                 return .rowID(columns[0])
             }
             return try .regular(columns, tableHasRowID: tableHasRowID(tableName, in: schemaName))
@@ -106,8 +109,15 @@ extension Database {
     private func viewPrimaryKey(_ view: DatabaseObjectID, columns: [String]) throws -> PrimaryKeyInfo {
         let viewColumns = try self.columns(in: view.name, in: view.schemaID.name)
         let keyColumns = try columns.enumerated().map { index, name in
-            guard let column = viewColumns.first(where: { CaseInsensitiveIdentifier($0.name) == CaseInsensitiveIdentifier(name) }) else {
-                throw DatabaseError(message: "no such column in view \(view.name): \(name) (given by the schema source as a primary key column)")
+            guard
+                let column = viewColumns.first(where: {
+                    CaseInsensitiveIdentifier($0.name) == CaseInsensitiveIdentifier(name)
+                })
+            else {
+                throw DatabaseError(
+                    message:
+                        "no such column in view \(view.name): \(name) (given by the schema source as a primary key column)"
+                )
             }
             return column.withPrimaryKeyIndex(index + 1)
         }
@@ -116,7 +126,8 @@ extension Database {
 
     /// Whether the table is not a WITHOUT ROWID table.
     private func tableHasRowID(_ tableName: String, in schemaName: String?) throws -> Bool {
-        let rows = try Row.fetchAll(self, sql: "PRAGMA \(schemaPrefix(schemaName))table_list(\(tableName.quotedDatabaseIdentifier))")
+        let rows = try Row.fetchAll(
+            self, sql: "PRAGMA \(schemaPrefix(schemaName))table_list(\(tableName.quotedDatabaseIdentifier))")
         // The temp schema shadows the others.
         let row = rows.first { ($0["schema"] as String) == "temp" } ?? rows.first
         return !(row?["wr"] as Bool? ?? false)
@@ -129,7 +140,8 @@ extension Database {
         try cachedSchemaInfo(\.foreignKeys, tableName, schemaName) {
             try checkSchemaExists(schemaName)
             // Rows: id, seq, table, from, to, ...; one row per column.
-            let rows = try Row.fetchAll(self, sql: "PRAGMA \(schemaPrefix(schemaName))foreign_key_list(\(tableName.quotedDatabaseIdentifier))")
+            let rows = try Row.fetchAll(
+                self, sql: "PRAGMA \(schemaPrefix(schemaName))foreign_key_list(\(tableName.quotedDatabaseIdentifier))")
             if rows.isEmpty, try !tableExists(tableName, in: schemaName) {
                 throw DatabaseError.noSuchTable(tableName)
             }
@@ -137,7 +149,9 @@ extension Database {
             var index = rows.startIndex
             while index < rows.endIndex {
                 let id: Int = rows[index]["id"]
-                let group = rows[index...].prefix { ($0["id"] as Int) == id }.sorted { ($0["seq"] as Int) < ($1["seq"] as Int) }
+                let group = rows[index...].prefix { ($0["id"] as Int) == id }.sorted {
+                    ($0["seq"] as Int) < ($1["seq"] as Int)
+                }
                 index += group.count
                 let destinationTable: String = group[0]["table"]
                 let origins = group.map { $0["from"] as String }
@@ -168,7 +182,9 @@ extension Database {
             }
             return try rows.compactMap { row -> IndexInfo? in
                 let name: String = row["name"]
-                let columns = try Row.fetchAll(self, sql: "PRAGMA \(prefix)index_info(\(name.quotedDatabaseIdentifier))")
+                let columns = try Row.fetchAll(
+                    self, sql: "PRAGMA \(prefix)index_info(\(name.quotedDatabaseIdentifier))"
+                )
                     .sorted { ($0["seqno"] as Int) < ($1["seqno"] as Int) }
                     .map { $0["name"] as String? }
                 // An expression has no column name.
@@ -271,7 +287,8 @@ extension Database {
         _ schemaName: String?,
         fetch: () throws -> T) throws -> T
     {
-        let key = SchemaCache.TableKey(schema: schemaName.map(CaseInsensitiveIdentifier.init), table: CaseInsensitiveIdentifier(tableName))
+        let key = SchemaCache.TableKey(
+            schema: schemaName.map(CaseInsensitiveIdentifier.init), table: CaseInsensitiveIdentifier(tableName))
         if let value = cache(SchemaCache.self)[keyPath: entries][key] { return value }
         let value = try fetch()
         // `fetch` may have dropped the cache (a rollback): store in the current one.
@@ -324,7 +341,8 @@ extension Database {
     /// The objects of a schema, from its `sqlite_master` table.
     private func schemaObjects(_ schemaName: String) throws -> Set<SchemaCache.SchemaObject> {
         if let objects = cache(SchemaCache.self).schemaObjects[schemaName] { return objects }
-        let master = schemaName == "temp" ? "sqlite_temp_master" : "\(schemaName.quotedDatabaseIdentifier).sqlite_master"
+        let master =
+            schemaName == "temp" ? "sqlite_temp_master" : "\(schemaName.quotedDatabaseIdentifier).sqlite_master"
         let objects = try Set(Row.fetchAll(self, sql: "SELECT type, name FROM \(master)").map {
             SchemaCache.SchemaObject(type: $0["type"], name: CaseInsensitiveIdentifier($0["name"]))
         })

@@ -104,7 +104,8 @@ extension Database {
         columns: [String]? = nil,
         as request: any SQLSubqueryable) throws
     {
-        try create(view: name, options: options, columns: columns, asLiteral: SQL(elements: [.subquery(request.sqlSubquery)]))
+        try create(
+            view: name, options: options, columns: columns, asLiteral: SQL(elements: [.subquery(request.sqlSubquery)]))
     }
 
     /// Drops a view: `DROP VIEW`.
@@ -132,7 +133,8 @@ extension Database {
         options: IndexOptions = [],
         condition: (any SQLExpressible)? = nil) throws
     {
-        try create(index: name, on: table, expressions: columns.map { Column($0) }, options: options, condition: condition)
+        try create(
+            index: name, on: table, expressions: columns.map { Column($0) }, options: options, condition: condition)
     }
 
     /// Creates an index on columns (the spelling of older GRDB versions).

@@ -134,7 +134,8 @@ struct SQLTableGenerator {
     }
 
     private func declaredType(ofColumn name: String) -> Database.ColumnType? {
-        for case .column(let column) in table.columnComponents where CaseInsensitiveIdentifier(column.name) == CaseInsensitiveIdentifier(name) {
+        for case .column(let column) in table.columnComponents
+        where CaseInsensitiveIdentifier(column.name) == CaseInsensitiveIdentifier(name) {
             return column.type
         }
         return nil
@@ -151,7 +152,8 @@ struct SQLTableGenerator {
         let isSelfReference = if let destination = foreignKey.table {
             CaseInsensitiveIdentifier(destination) == CaseInsensitiveIdentifier(table.name)
         } else {
-            CaseInsensitiveIdentifier(foreignKey.name.singularized) == CaseInsensitiveIdentifier(table.name.singularized)
+                CaseInsensitiveIdentifier(foreignKey.name.singularized)
+                    == CaseInsensitiveIdentifier(table.name.singularized)
         }
         let destinationTable: String
         let destinationKey: [KeyColumn]?
@@ -191,7 +193,8 @@ struct SQLTableGenerator {
         // Composite key: one column per key column, a table-level foreign
         // key, and an index on all columns.
         let columns = destinationKey.map { keyColumn in
-            let column = ColumnDefinition(name: foreignKey.name + keyColumn.name.uppercasingFirstCharacter, type: keyColumn.type)
+            let column = ColumnDefinition(
+                name: foreignKey.name + keyColumn.name.uppercasingFirstCharacter, type: keyColumn.type)
             if let conflictResolution = foreignKey.notNullConflictResolution {
                 column.notNull(onConflict: conflictResolution)
             }

@@ -70,7 +70,9 @@ public final class TableAlteration {
             case .addSQL(let sql):
                 statements.append("ALTER TABLE \(table) ADD COLUMN \(try sql.literalSQL(db))")
             case let .rename(old, new):
-                statements.append("ALTER TABLE \(table) RENAME COLUMN \(old.quotedDatabaseIdentifier) TO \(new.quotedDatabaseIdentifier)")
+                statements.append(
+                    "ALTER TABLE \(table) RENAME COLUMN \(old.quotedDatabaseIdentifier) TO \(new.quotedDatabaseIdentifier)"
+                )
             case .drop(let column):
                 statements.append("ALTER TABLE \(table) DROP COLUMN \(column.quotedDatabaseIdentifier)")
             }

@@ -52,7 +52,10 @@ import Testing
         // Statements in autocommit mode don't ask the clock.
         try dbQueue.writeWithoutTransaction { db in
             try db.execute(sql: FailingStatement.schema)
-            try db.execute(sql: "CREATE TABLE stamp (id INTEGER PRIMARY KEY, creationDate DATETIME NOT NULL, modificationDate DATETIME NOT NULL)")
+            try db.execute(
+                sql:
+                    "CREATE TABLE stamp (id INTEGER PRIMARY KEY, creationDate DATETIME NOT NULL, modificationDate DATETIME NOT NULL)"
+            )
         }
         let log = ScriptLog()
         let runner = ScriptRunner<ClockAction>(dbQueue: dbQueue, log: log) { action, db in
@@ -62,7 +65,8 @@ import Testing
             case .insertStamp:
                 var stamp = Stamp()
                 try stamp.insert(db)
-                return "\(testCase.clock.label(of: stamp.creationDate!)) \(testCase.clock.label(of: stamp.modificationDate!))"
+                return
+                    "\(testCase.clock.label(of: stamp.creationDate!)) \(testCase.clock.label(of: stamp.modificationDate!))"
             case .touchStamps:
                 let date = try db.transactionDate
                 for var stamp in try Stamp.fetchAll(db) {

@@ -51,7 +51,8 @@ import TestSupport
                         try db.execute(sql: "INSERT INTO log_a VALUES (?)", arguments: [n])
                         try db.execute(sql: "INSERT INTO log_b VALUES (?)", arguments: [n])
                         for table in testCase.tables {
-                            try db.execute(sql: "DELETE FROM \(table.name.quotedDatabaseIdentifier) WHERE id = ?", arguments: [n])
+                            try db.execute(
+                                sql: "DELETE FROM \(table.name.quotedDatabaseIdentifier) WHERE id = ?", arguments: [n])
                         }
                     }
                 }
@@ -113,13 +114,18 @@ import TestSupport
 }
 
 /// The values of every table of `reader`, compared with the generated ones.
-private func expectContent(_ reader: some DatabaseReader, _ testCase: DumpCase, sourceLocation: SourceLocation = #_sourceLocation) throws {
+private func expectContent(
+    _ reader: some DatabaseReader, _ testCase: DumpCase, sourceLocation: SourceLocation = #_sourceLocation
+) throws {
     try reader.read { db in
-        let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'log_%' ORDER BY name")
+        let tables = try String.fetchAll(
+            db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'log_%' ORDER BY name")
         #expect(tables == testCase.tables.map(\.name).sorted(), sourceLocation: sourceLocation)
         for table in testCase.tables {
             let rows = try Row.fetchAll(db, sql: "SELECT * FROM \(table.name.quotedDatabaseIdentifier) ORDER BY id")
-            #expect(rows.map { Array($0.databaseValues.dropFirst()) } == table.rows, "\(table.name)", sourceLocation: sourceLocation)
+            #expect(
+                rows.map { Array($0.databaseValues.dropFirst()) } == table.rows, "\(table.name)",
+                sourceLocation: sourceLocation)
         }
     }
 }

@@ -29,9 +29,15 @@ struct DumpCase: Sendable, CustomStringConvertible {
     func create(in db: Database) throws {
         for table in tables {
             let columns = (0..<table.columnCount).map { "c\($0)" }
-            try db.execute(sql: "CREATE TABLE \(table.name.quotedDatabaseIdentifier) (id INTEGER PRIMARY KEY, \(columns.joined(separator: ", ")))")
+            try db.execute(
+                sql:
+                    "CREATE TABLE \(table.name.quotedDatabaseIdentifier) (id INTEGER PRIMARY KEY, \(columns.joined(separator: ", ")))"
+            )
             if table.isIndexed {
-                try db.execute(sql: "CREATE INDEX \((table.name + "_c0").quotedDatabaseIdentifier) ON \(table.name.quotedDatabaseIdentifier)(c0)")
+                try db.execute(
+                    sql:
+                        "CREATE INDEX \((table.name + "_c0").quotedDatabaseIdentifier) ON \(table.name.quotedDatabaseIdentifier)(c0)"
+                )
             }
             let marks = Array(repeating: "?", count: table.columnCount + 1).joined(separator: ", ")
             for (index, row) in table.rows.enumerated() {
@@ -89,20 +95,30 @@ enum DumpGenerators {
         case 0:
             return .null
         case 1...2:
-            return r.pick([Int64.min, Int64.max, 0, -1, 1, Int64(r.int(-1000...1000)), Int64(bitPattern: r.next())]).databaseValue
+            return r.pick([Int64.min, Int64.max, 0, -1, 1, Int64(r.int(-1000...1000)), Int64(bitPattern: r.next())])
+                .databaseValue
         case 3...4:
             if r.chance(0.5) {
-                let special: [Double] = [0, -0.0, 0.1, -1.5, 1, 1e300, -1e-300, .leastNormalMagnitude, .greatestFiniteMagnitude, 0x1p53 + 2, 123.45]
+                let special: [Double] = [
+                    0, -0.0, 0.1, -1.5, 1, 1e300, -1e-300, .leastNormalMagnitude, .greatestFiniteMagnitude, 0x1p53 + 2,
+                    123.45
+                ]
                 return r.pick(special).databaseValue
             }
             // Any significand, a binary exponent within ±830 (about 1e±250).
             let significand = 1 + Double(r.next() >> 11) * 0x1p-53
-            return Double(sign: r.chance(0.5) ? .minus : .plus, exponent: r.int(-830...830), significand: significand).databaseValue
+            return Double(sign: r.chance(0.5) ? .minus : .plus, exponent: r.int(-830...830), significand: significand)
+                .databaseValue
         case 5...7:
             if r.chance(0.4) {
-                return r.pick(["", " ", "it's", "\"quoted\"", "line\nbreak\ttab", "é", "e\u{301}", "日本語", "🙂👍🏽🇫🇷", "\\", "NULL", "X'00'"]).databaseValue
+                return r.pick([
+                    "", " ", "it's", "\"quoted\"", "line\nbreak\ttab", "é", "e\u{301}", "日本語", "🙂👍🏽🇫🇷", "\\", "NULL",
+                    "X'00'"
+                ]).databaseValue
             }
-            let ranges: [ClosedRange<UInt32>] = [0x20...0x7E, 0x01...0x1F, 0xA0...0xFF, 0x4E00...0x4E80, 0x1F600...0x1F64F]
+            let ranges: [ClosedRange<UInt32>] = [
+                0x20...0x7E, 0x01...0x1F, 0xA0...0xFF, 0x4E00...0x4E80, 0x1F600...0x1F64F
+            ]
             var scalars = String.UnicodeScalarView()
             for _ in 0..<r.int(0...12) {
                 scalars.append(Unicode.Scalar(UInt32.random(in: r.pick(ranges), using: &r))!)

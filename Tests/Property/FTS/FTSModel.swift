@@ -37,7 +37,8 @@ struct FTSCase: Sendable, CustomStringConvertible {
     var queries: [FTSQuery]
 
     var description: String {
-        "documents:\n" + documents.enumerated().map { "  #\($0.offset + 1): \($0.element.map(\.text).joined(separator: " "))" }
+        "documents:\n"
+            + documents.enumerated().map { "  #\($0.offset + 1): \($0.element.map(\.text).joined(separator: " "))" }
             .joined(separator: "\n")
             + "\nqueries: " + queries.map(\.description).joined(separator: ", ")
     }
@@ -113,7 +114,9 @@ enum FTSGenerators {
                     let kind = r.pick(kinds)
                     let queryWords: [FTSWord] = (0..<r.int(1...3)).map { _ in
                         // Phrases are more interesting taken from a document.
-                        if kind == .phrase, let document = documents.randomElement(using: &r), !document.isEmpty, r.chance(0.5) {
+                        if kind == .phrase, let document = documents.randomElement(using: &r), !document.isEmpty,
+                            r.chance(0.5)
+                        {
                             return r.pick(document)
                         }
                         return r.pick(words)

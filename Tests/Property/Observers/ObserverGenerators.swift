@@ -27,7 +27,8 @@ enum ObserverSchema {
     static let schemaTableColumns: Set<String> = ["type", "name", "tbl_name", "rootpage", "sql"]
 
     /// The rows that `sql` inserts.
-    static let initialTables = ObserverModel.Tables(parents: [1: 0, 2: 0, 3: 0], children: [1: 1, 2: 2, 3: 2, 4: 3], audits: [])
+    static let initialTables = ObserverModel.Tables(
+        parents: [1: 0, 2: 0, 3: 0], children: [1: 1, 2: 2, 3: 2, 4: 3], audits: [])
 }
 
 /// A kind of change, as `observes(eventsOfKind:)` sees it.
@@ -101,7 +102,9 @@ enum RegionSpec: Sendable, CustomStringConvertible {
             return .fullDatabase
         case .tables(let tables):
             return tables.reduce(DatabaseRegion()) { region, table in
-                region.union(table.columns.map { DatabaseRegion(table: table.name, columns: $0) } ?? DatabaseRegion(table: table.name))
+                region.union(
+                    table.columns.map { DatabaseRegion(table: table.name, columns: $0) }
+                        ?? DatabaseRegion(table: table.name))
             }
         }
     }
@@ -111,7 +114,8 @@ enum RegionSpec: Sendable, CustomStringConvertible {
         case .fullDatabase: "full database"
         case .tables(let tables) where tables.isEmpty: "empty region"
         case .tables(let tables):
-            tables.map { $0.name + ($0.columns.map { "(" + $0.sorted().joined(separator: ",") + ")" } ?? "(*)") }.joined(separator: "+")
+            tables.map { $0.name + ($0.columns.map { "(" + $0.sorted().joined(separator: ",") + ")" } ?? "(*)") }
+                .joined(separator: "+")
         }
     }
 }
@@ -176,7 +180,8 @@ enum ObserverAction: Sendable, CustomStringConvertible {
         case .remove(let id): return "remove o\(id)"
         case .release(let id): return "release o\(id)"
         case .failNextCommit(let id): return "failNextCommit o\(id)"
-        case .insertParents(let ids): return "insertParents \(ids.map { $0.map(String.init) ?? "auto" }.joined(separator: ","))"
+        case .insertParents(let ids):
+            return "insertParents \(ids.map { $0.map(String.init) ?? "auto" }.joined(separator: ","))"
         case .insertChild(let parent): return "insertChild parent #\(parent)"
         case .updateScores(let id): return "updateScores" + filter(id)
         case .updateNames(let id): return "updateNames" + filter(id)
@@ -227,8 +232,13 @@ struct ObserverActions: ScriptActionGenerator {
         case 1: return .tables([])
         default:
             return .tables((0..<r.int(1...2)).map { _ in
-                let name = r.weighted([(3, "parent"), (2, "child"), (2, "audit"), (1, "PARENT"), (1, "Child"), (1, "uniq"), (1, "missing"), (1, "sqlite_master")])
-                let columns: Set<String>? = name.lowercased() == "parent" && r.chance(0.5) ? r.pick([["name"], ["score"], ["SCORE"], ["id"], ["id", "name"]] as [Set<String>]) : nil
+                    let name = r.weighted([
+                        (3, "parent"), (2, "child"), (2, "audit"), (1, "PARENT"), (1, "Child"), (1, "uniq"),
+                        (1, "missing"), (1, "sqlite_master")
+                    ])
+                    let columns: Set<String>? =
+                        name.lowercased() == "parent" && r.chance(0.5)
+                        ? r.pick([["name"], ["score"], ["SCORE"], ["id"], ["id", "name"]] as [Set<String>]) : nil
                 return (name, columns)
             })
         }
@@ -241,7 +251,8 @@ struct ObserverActions: ScriptActionGenerator {
         default:
             return ObserverFilter(
                 tables: r.chance(0.6) ? Set((0..<r.int(1...2)).map { _ in r.pick(["parent", "child", "audit"]) }) : nil,
-                operations: r.chance(0.5) ? Set((0..<r.int(1...2)).map { _ in r.pick(EventKind.Operation.allCases) }) : nil,
+                operations: r.chance(0.5)
+                    ? Set((0..<r.int(1...2)).map { _ in r.pick(EventKind.Operation.allCases) }) : nil,
                 updatedColumns: r.chance(0.4) ? [r.pick(["name", "score"])] : nil)
         }
     }
@@ -250,12 +261,29 @@ struct ObserverActions: ScriptActionGenerator {
         switch action {
         case .add(let spec):
             var candidates: [ObserverAction] = []
-            if spec.extent != .databaseLifetime { candidates.append(.add(ObserverSpec(id: spec.id, extent: .databaseLifetime, filter: spec.filter, stopsAfterChange: spec.stopsAfterChange))) }
-            if spec.stopsAfterChange { candidates.append(.add(ObserverSpec(id: spec.id, extent: spec.extent, filter: spec.filter, stopsAfterChange: false))) }
-            if spec.filter.description != "everything" { candidates.append(.add(ObserverSpec(id: spec.id, extent: spec.extent, filter: .everything, stopsAfterChange: spec.stopsAfterChange))) }
+            if spec.extent != .databaseLifetime {
+                candidates.append(
+                    .add(
+                        ObserverSpec(
+                            id: spec.id, extent: .databaseLifetime, filter: spec.filter,
+                            stopsAfterChange: spec.stopsAfterChange)))
+            }
+            if spec.stopsAfterChange {
+                candidates.append(
+                    .add(ObserverSpec(id: spec.id, extent: spec.extent, filter: spec.filter, stopsAfterChange: false)))
+            }
+            if spec.filter.description != "everything" {
+                candidates.append(
+                    .add(
+                        ObserverSpec(
+                            id: spec.id, extent: spec.extent, filter: .everything,
+                            stopsAfterChange: spec.stopsAfterChange)))
+            }
             return candidates
         case .insertParents(let ids) where ids.count > 1:
-            return ids.indices.map { index in .insertParents(ids.enumerated().filter { $0.offset != index }.map(\.element)) }
+            return ids.indices.map { index in
+                .insertParents(ids.enumerated().filter { $0.offset != index }.map(\.element))
+            }
         case .updateScores(.some), .updateNames(.some), .deleteParents(.some), .deleteChildren(.some), .insertChild:
             return [.select]
         case .notifyChanges(.fullDatabase):
@@ -263,7 +291,9 @@ struct ObserverActions: ScriptActionGenerator {
         case .notifyChanges(.tables(let tables)):
             var candidates: [ObserverAction] = [.select]
             if tables.count > 1 {
-                candidates += tables.indices.map { index in .notifyChanges(.tables(tables.enumerated().filter { $0.offset != index }.map(\.element))) }
+                candidates += tables.indices.map { index in
+                    .notifyChanges(.tables(tables.enumerated().filter { $0.offset != index }.map(\.element)))
+                }
             }
             for (index, table) in tables.enumerated() where table.columns != nil {
                 var whole = tables

@@ -148,7 +148,8 @@ final class ObserverModel: ScriptModelDelegate {
             }
         case .updateScores(let filter):
             return model.statement(writes: true) {
-                change([EventKind(.update, "parent", columns: ["score"]), EventKind(.insert, "audit")]) { tables, notify in
+                change([EventKind(.update, "parent", columns: ["score"]), EventKind(.insert, "audit")]) {
+                    tables, notify in
                     for id in tables.parents.keys.sorted() where filter == nil || filter == id {
                         tables.parents[id]! += 1
                         notify(Event(operation: .update, table: "parent", rowID: id))
@@ -215,7 +216,8 @@ final class ObserverModel: ScriptModelDelegate {
             guard observer.isNotified && observer.isEnabled else { return nil }
             let observedKinds = statementKinds.filter(observer.spec.filter.observes)
             if observedKinds.isEmpty { return nil }
-            return StatementObservation(observerID: observer.spec.id, observedKinds: observedKinds, statementKinds: statementKinds)
+                return StatementObservation(
+                    observerID: observer.spec.id, observedKinds: observedKinds, statementKinds: statementKinds)
         }
         var changed = tables
         let error = body(&changed) { event in
@@ -251,7 +253,9 @@ final class ObserverModel: ScriptModelDelegate {
         case .tables(let specs):
             tables = specs.compactMap { spec in
                 let name = spec.name.lowercased()
-                guard let all = name == "sqlite_master" ? ObserverSchema.schemaTableColumns : ObserverSchema.columns[name] else {
+                guard
+                    let all = name == "sqlite_master" ? ObserverSchema.schemaTableColumns : ObserverSchema.columns[name]
+                else {
                     return nil
                 }
                 guard let columns = spec.columns else { return (name, all) }
@@ -259,7 +263,10 @@ final class ObserverModel: ScriptModelDelegate {
             }
         }
         return tables.flatMap { table in
-            [EventKind(.delete, table.name), EventKind(.insert, table.name), EventKind(.update, table.name, columns: table.columns)]
+            [
+                EventKind(.delete, table.name), EventKind(.insert, table.name),
+                EventKind(.update, table.name, columns: table.columns)
+            ]
         }
     }
 

@@ -43,13 +43,19 @@ import Testing
             case .insertChild(let parent):
                 try db.execute(sql: "INSERT INTO child (parentId) VALUES (?)", arguments: [parent])
             case .updateScores(let id):
-                try db.execute(sql: "UPDATE parent SET score = score + 1" + whereClause(id), arguments: StatementArguments(id.map { [$0] } ?? []))
+                try db.execute(
+                    sql: "UPDATE parent SET score = score + 1" + whereClause(id),
+                    arguments: StatementArguments(id.map { [$0] } ?? []))
             case .updateNames(let id):
-                try db.execute(sql: "UPDATE parent SET name = 'renamed'" + whereClause(id), arguments: StatementArguments(id.map { [$0] } ?? []))
+                try db.execute(
+                    sql: "UPDATE parent SET name = 'renamed'" + whereClause(id),
+                    arguments: StatementArguments(id.map { [$0] } ?? []))
             case .deleteParents(let id):
-                try db.execute(sql: "DELETE FROM parent" + whereClause(id), arguments: StatementArguments(id.map { [$0] } ?? []))
+                try db.execute(
+                    sql: "DELETE FROM parent" + whereClause(id), arguments: StatementArguments(id.map { [$0] } ?? []))
             case .deleteChildren(let id):
-                try db.execute(sql: "DELETE FROM child" + whereClause(id), arguments: StatementArguments(id.map { [$0] } ?? []))
+                try db.execute(
+                    sql: "DELETE FROM child" + whereClause(id), arguments: StatementArguments(id.map { [$0] } ?? []))
             case .select:
                 _ = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM parent")
             case .notifyChanges(let region):

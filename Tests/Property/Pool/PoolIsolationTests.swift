@@ -140,7 +140,8 @@ private final class PoolRun {
                         }
                     case .autocommitSet(let key, let value):
                         try dbPool.writeWithoutTransaction { db in
-                            try db.execute(sql: "INSERT OR REPLACE INTO kv (k, v) VALUES (?, ?)", arguments: [key, value])
+                            try db.execute(
+                                sql: "INSERT OR REPLACE INTO kv (k, v) VALUES (?, ?)", arguments: [key, value])
                         }
                         writer.reply("committed")
                     case .checkpoint(let mode):

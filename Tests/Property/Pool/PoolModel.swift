@@ -206,7 +206,8 @@ enum PoolGenerators {
             (3, .begin), (3, .autocommitSet(key: key, value: value)), (1, .checkpoint(mode: r.int(0...3))),
             (3, model.isReading(reader) ? .read(reader: reader) : .beginRead(reader: reader)),
             (2, .endRead(reader: reader)), (1, .unsafeRead(reader: reader)),
-            (2, model.isSpawned(spawn) ? .spawnedRead(slot: spawn) : .spawn(slot: spawn)), (1, .endSpawned(slot: spawn)),
+            (2, model.isSpawned(spawn) ? .spawnedRead(slot: spawn) : .spawn(slot: spawn)),
+            (1, .endSpawned(slot: spawn)),
             (1, model.hasSnapshot(snapshot) ? .snapshotRead(slot: snapshot) : .makeSnapshot(slot: snapshot)),
             (1, .dropSnapshot(slot: snapshot)),
         ])

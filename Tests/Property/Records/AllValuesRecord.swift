@@ -62,7 +62,9 @@ struct AllValuesRecord: Codable, FetchableRecord, MutablePersistableRecord {
         return TableSpec(
             name: databaseTableName,
             columns: kinds.map { key, kind, isOptional in
-                ColumnSpec(name: key.rawValue, kind: kind, declaredType: key == .id ? "INTEGER" : kind.declaredTypes[0], isOptional: isOptional)
+                ColumnSpec(
+                    name: key.rawValue, kind: kind, declaredType: key == .id ? "INTEGER" : kind.declaredTypes[0],
+                    isOptional: isOptional)
             },
             primaryKey: .rowIDAlias(0),
             withoutRowID: false)

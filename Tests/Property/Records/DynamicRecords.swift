@@ -136,7 +136,8 @@ struct RowRecord: DynamicRecord {
         let table = TableSpec.required
         for (column, value) in zip(table.columns, values) {
             if case .json(let nested) = value {
-                container[column.name] = try String(decoding: Self.databaseJSONEncoder(for: column.name).encode(nested), as: UTF8.self)
+                container[column.name] = try String(
+                    decoding: Self.databaseJSONEncoder(for: column.name).encode(nested), as: UTF8.self)
             } else {
                 container[column.name] = value.databaseValueConvertible
             }
@@ -201,7 +202,9 @@ struct CodableRecord: DynamicRecord, Codable {
         }
     }
 
-    private static func decodeIfPresent(_ kind: ValueKind, _ key: Key, _ c: KeyedDecodingContainer<Key>) throws -> ColumnValue {
+    private static func decodeIfPresent(_ kind: ValueKind, _ key: Key, _ c: KeyedDecodingContainer<Key>) throws
+        -> ColumnValue
+    {
         let value: ColumnValue? = switch kind {
         case .bool: try c.decodeIfPresent(Bool.self, forKey: key).map(ColumnValue.bool)
         case .int: try c.decodeIfPresent(Int.self, forKey: key).map(ColumnValue.int)
@@ -266,7 +269,9 @@ struct CodableRecord: DynamicRecord, Codable {
 
     /// As synthesized code encodes an optional property: `encodeIfPresent`
     /// with the optional type, nil included.
-    private static func encodeIfPresent(_ value: ColumnValue, _ kind: ValueKind, _ key: Key, _ c: inout KeyedEncodingContainer<Key>) throws {
+    private static func encodeIfPresent(
+        _ value: ColumnValue, _ kind: ValueKind, _ key: Key, _ c: inout KeyedEncodingContainer<Key>
+    ) throws {
         guard case .null = value else {
             switch value {
             case .bool(let v): try c.encodeIfPresent(v as Bool?, forKey: key)

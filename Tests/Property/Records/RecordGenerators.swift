@@ -43,7 +43,9 @@ enum RecordGenerators {
     }
 
     /// Records of a fixed table.
-    static func records(of table: TableSpec, path: RecordPath, count: ClosedRange<Int>) -> Generator<RecordCase, [RecordCase]> {
+    static func records(of table: TableSpec, path: RecordPath, count: ClosedRange<Int>) -> Generator<
+        RecordCase, [RecordCase]
+    > {
         generator(
             run: { r in
                 RecordCase(table: table, records: (0..<r.int(count)).map { _ in record(&r, table, path: path) })
@@ -51,12 +53,16 @@ enum RecordGenerators {
             shrink: { shrink($0).filter { $0.table == table } })
     }
 
-    static func record(_ r: inout Rand, _ table: TableSpec, path: RecordPath, allowsNaN: Bool = true) -> RecordCase.Input {
+    static func record(_ r: inout Rand, _ table: TableSpec, path: RecordPath, allowsNaN: Bool = true)
+        -> RecordCase.Input
+    {
         var values: [ColumnValue] = []
         for (index, column) in table.columns.enumerated() {
             if case .rowIDAlias(index) = table.primaryKey {
                 // Small ids, so that some collide; nil is auto-assigned.
-                values.append(r.chance(0.4) ? .null : .int64(Int64(r.pick([-2, 0, 1, 2, 3, 5, Int(Int64.min), Int(Int64.max) - 1000]))))
+                values.append(
+                    r.chance(0.4)
+                        ? .null : .int64(Int64(r.pick([-2, 0, 1, 2, 3, 5, Int(Int64.min), Int(Int64.max) - 1000]))))
             } else if table.primaryKeyIndexes.contains(index) {
                 // Primary key values from a small pool, so that some collide.
                 var pool = Rand(seed: UInt64(index) &* 7919 &+ UInt64(r.int(0...3)))
@@ -111,7 +117,9 @@ enum RecordGenerators {
         }
         var withoutRowID = false
         if case .columns = primaryKey { withoutRowID = r.chance(0.5) }
-        return TableSpec(name: uniqueName(&r, index: 0, among: []), columns: columns, primaryKey: primaryKey, withoutRowID: withoutRowID)
+        return TableSpec(
+            name: uniqueName(&r, index: 0, among: []), columns: columns, primaryKey: primaryKey,
+            withoutRowID: withoutRowID)
     }
 
     /// A name that needs quoting, unique among `names` even when compared
@@ -188,7 +196,9 @@ enum RecordGenerators {
 
     static func float(_ r: inout Rand) -> Float {
         switch r.int(0...9) {
-        case 0...3: r.pick([0, -0.0, 1, -1.5, .infinity, -.infinity, .nan, .leastNonzeroMagnitude, .leastNormalMagnitude,
+        case 0...3:
+            r.pick([
+                0, -0.0, 1, -1.5, .infinity, -.infinity, .nan, .leastNonzeroMagnitude, .leastNormalMagnitude,
                             .greatestFiniteMagnitude, -.greatestFiniteMagnitude, 0x1p24, 0.1])
         case 4...6: Float(bitPattern: UInt32(truncatingIfNeeded: r.next()))
         default: Float.random(in: -1e6...1e6, using: &r)
@@ -200,7 +210,9 @@ enum RecordGenerators {
         "line\nbreak\ttab", "\u{FEFF}bom", "\u{10FFFF}", "Ω≈ç√", String(repeating: "long ", count: 400),
     ]
 
-    static let scalarRanges: [ClosedRange<UInt32>] = [0x20...0x7E, 0x01...0x1F, 0xA0...0xFF, 0x300...0x36F, 0x4E00...0x4E80, 0x1F600...0x1F64F]
+    static let scalarRanges: [ClosedRange<UInt32>] = [
+        0x20...0x7E, 0x01...0x1F, 0xA0...0xFF, 0x300...0x36F, 0x4E00...0x4E80, 0x1F600...0x1F64F
+    ]
 
     static func string(_ r: inout Rand) -> String {
         if r.chance(0.4) { return r.pick(specialStrings) }
@@ -290,7 +302,8 @@ enum RecordGenerators {
         if value != simplest { candidates.append(simplest) }
         switch value {
         case .data(let data) where data.count > 1: candidates.append(.data(data.prefix(data.count / 2)))
-        case .string(let string) where string.count > 1: candidates.append(.string(String(string.prefix(string.count / 2))))
+        case .string(let string) where string.count > 1:
+            candidates.append(.string(String(string.prefix(string.count / 2))))
         default: break
         }
         return candidates

@@ -33,7 +33,8 @@ struct LifecycleCase: Sendable, CustomStringConvertible {
         var description: String {
             switch self {
             case .insert(let input):
-                "insert [" + input.values.map(\.description).joined(separator: ", ") + "]" + (input.rowID.map { " rowid \($0)" } ?? "")
+                "insert [" + input.values.map(\.description).joined(separator: ", ") + "]"
+                    + (input.rowID.map { " rowid \($0)" } ?? "")
             case let .update(record, changes, onlyChanges):
                 "\(onlyChanges ? "updateChanges" : "update") #\(record): "
                     + changes.sorted { $0.key < $1.key }.map { "c\($0.key) = \($0.value)" }.joined(separator: ", ")

@@ -72,7 +72,8 @@ import Testing
                     let changesBefore = db.totalChangesCount
                     observer.updatedColumns = []
                     if onlyChanges {
-                        let columns = Set(table.columns.indices.filter { expectedChanges[table.columns[$0].name] != nil })
+                        let columns = Set(
+                            table.columns.indices.filter { expectedChanges[table.columns[$0].name] != nil })
                         let predicted = columns.isEmpty ? nil : model.update(new.state, columns: columns)
                         do {
                             let didUpdate = try record.updateChanges(db) { $0 = new }
@@ -80,7 +81,8 @@ import Testing
                             #expect(throws: Never.self, "\(context)") { try predicted?.get() }
                             // Only the changed columns, in one statement.
                             #expect(db.totalChangesCount - changesBefore == (didUpdate ? 1 : 0), "\(context)")
-                            #expect(observer.updatedColumns == (didUpdate ? [Set(expectedChanges.keys)] : []), "\(context)")
+                            #expect(
+                                observer.updatedColumns == (didUpdate ? [Set(expectedChanges.keys)] : []), "\(context)")
                         } catch {
                             expect(error, matches: predicted, context)
                         }
@@ -115,7 +117,9 @@ import Testing
     }
 
     /// The record with the changes applied.
-    private func modified<Record: DynamicRecord>(_ record: Record, _ changes: [Int: LifecycleCase.Change], _ table: TableSpec) -> Record {
+    private func modified<Record: DynamicRecord>(
+        _ record: Record, _ changes: [Int: LifecycleCase.Change], _ table: TableSpec
+    ) -> Record {
         var record = record
         for (column, change) in changes {
             switch change {

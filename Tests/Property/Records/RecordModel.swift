@@ -132,7 +132,9 @@ struct TableSpec: Sendable, Hashable {
             return sql
         }
         if case .columns(let indexes) = primaryKey {
-            definitions.append("PRIMARY KEY (" + indexes.map { columns[$0].name.quotedDatabaseIdentifier }.joined(separator: ", ") + ")")
+            definitions.append(
+                "PRIMARY KEY (" + indexes.map { columns[$0].name.quotedDatabaseIdentifier }.joined(separator: ", ")
+                    + ")")
         }
         return "CREATE TABLE \(name.quotedDatabaseIdentifier) (\(definitions.joined(separator: ", ")))"
             + (withoutRowID ? " WITHOUT ROWID" : "")
@@ -140,7 +142,9 @@ struct TableSpec: Sendable, Hashable {
 }
 
 extension TableSpec: CustomStringConvertible {
-    var description: String { createSQL + " -- " + columns.map { "\($0.kind)\($0.isOptional ? "?" : "")" }.joined(separator: ", ") }
+    var description: String {
+        createSQL + " -- " + columns.map { "\($0.kind)\($0.isOptional ? "?" : "")" }.joined(separator: ", ")
+    }
 }
 
 // MARK: - Values
@@ -215,7 +219,8 @@ extension ColumnValue: Equatable {
         case let (.float(a), .float(b)): a.bitPattern == b.bitPattern
         case let (.string(a), .string(b)): a.utf8.elementsEqual(b.utf8)
         case let (.data(a), .data(b)): a == b
-        case let (.date(a), .date(b)): a.timeIntervalSinceReferenceDate.bitPattern == b.timeIntervalSinceReferenceDate.bitPattern
+        case let (.date(a), .date(b)):
+            a.timeIntervalSinceReferenceDate.bitPattern == b.timeIntervalSinceReferenceDate.bitPattern
         case let (.uuid(a), .uuid(b)): a == b
         case let (.json(a), .json(b)): a == b
         default:
@@ -251,8 +256,10 @@ extension ColumnValue: CustomStringConvertible {
         case .double(let v): "Double(\(v))"
         case .float(let v): "Float(\(v))"
         case .string(let v): String(reflecting: v.count > 40 ? String(v.prefix(40)) + "…(\(v.count) chars)" : v)
-        case .data(let v): "Data(\(v.count) bytes\(v.isEmpty ? "" : ": " + v.prefix(8).map { String(format: "%02x", $0) }.joined()))"
-        case .date(let v): "Date(\(RecordModel.dateText(milliseconds: Int64((v.timeIntervalSince1970 * 1000).rounded())) ?? "\(v.timeIntervalSince1970)"))"
+        case .data(let v):
+            "Data(\(v.count) bytes\(v.isEmpty ? "" : ": " + v.prefix(8).map { String(format: "%02x", $0) }.joined()))"
+        case .date(let v):
+            "Date(\(RecordModel.dateText(milliseconds: Int64((v.timeIntervalSince1970 * 1000).rounded())) ?? "\(v.timeIntervalSince1970)"))"
         case .uuid(let v): "UUID(\(v.uuidString))"
         case .json(let v): "\(v)"
         }
@@ -410,12 +417,14 @@ enum RecordModel {
         case (.string, .blob(let v)): return String(validating: v, as: UTF8.self).map(ColumnValue.string)
         case (.data, .blob(let v)): return .data(v)
         case (.data, .text(let v)): return .data(Data(v.utf8))
-        case (.uuid, .blob(let v)) where v.count == 16: return .uuid(UUID(uuid: v.withUnsafeBytes { $0.loadUnaligned(as: uuid_t.self) }))
+        case (.uuid, .blob(let v)) where v.count == 16:
+            return .uuid(UUID(uuid: v.withUnsafeBytes { $0.loadUnaligned(as: uuid_t.self) }))
         case (.uuid, .text(let v)): return UUID(uuidString: v).map(ColumnValue.uuid)
         case (.date, .integer(let v)): return .date(Date(timeIntervalSince1970: Double(v)))
         case (.date, .real(let v)): return .date(Date(timeIntervalSince1970: v))
         case (.date, .text(let v)): return date(fromText: v).map(ColumnValue.date)
-        case (.json, .text(let v)): return (try? jsonDecoder.decode(Nested.self, from: Data(v.utf8))).map(ColumnValue.json)
+        case (.json, .text(let v)):
+            return (try? jsonDecoder.decode(Nested.self, from: Data(v.utf8))).map(ColumnValue.json)
         default: return nil
         }
     }
@@ -486,7 +495,9 @@ enum RecordModel {
         let scanner = text.split(whereSeparator: { "- :.".contains($0) }).compactMap { Int($0) }
         guard scanner.count == 7, text.count == 23 else { return nil }
         let days = daysFromCivil(year: scanner[0], month: scanner[1], day: scanner[2])
-        let milliseconds = Int64(days) * 86_400_000 + Int64(scanner[3] * 3_600_000 + scanner[4] * 60_000 + scanner[5] * 1000 + scanner[6])
+        let milliseconds =
+            Int64(days) * 86_400_000
+            + Int64(scanner[3] * 3_600_000 + scanner[4] * 60_000 + scanner[5] * 1000 + scanner[6])
         // Counted from 2001, as `Date` counts: the nearest date to the text.
         return Date(timeIntervalSinceReferenceDate: Double(milliseconds - 978_307_200_000) / 1000)
     }

@@ -77,9 +77,12 @@ import Testing
             expectSameElements(storedRows, modelRows, "stored values")
 
             try expectSameElements(Record.fetchAll(db).map(adapter.state), expected, "fetchAll")
-            try expectSameElements(Row.fetchAll(db, sql: sql).map { try adapter.state(Record(row: $0)) }, expected, "records from copied rows")
+            try expectSameElements(
+                Row.fetchAll(db, sql: sql).map { try adapter.state(Record(row: $0)) }, expected,
+                "records from copied rows")
             for state in expected {
-                let found = try Record.find(db, key: adapter.key(adapter.make(RecordCase.Input(values: state.values, rowID: state.rowID))))
+                let found = try Record.find(
+                    db, key: adapter.key(adapter.make(RecordCase.Input(values: state.values, rowID: state.rowID))))
                 #expect(adapter.state(found) == state, "find")
             }
         }
@@ -108,7 +111,8 @@ extension InsertFailure {
         case .encoding: error is EncodingError
         case .notNull: (error as? DatabaseError)?.extendedResultCode == .SQLITE_CONSTRAINT_NOTNULL
         case .primaryKey: (error as? DatabaseError)?.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY
-        case .rowID: (error as? DatabaseError)?.extendedResultCode == ResultCode(rawValue: 2579) // SQLITE_CONSTRAINT_ROWID
+        // SQLITE_CONSTRAINT_ROWID
+        case .rowID: (error as? DatabaseError)?.extendedResultCode == ResultCode(rawValue: 2579)
         }
     }
 }

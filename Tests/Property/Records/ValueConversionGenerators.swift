@@ -8,7 +8,9 @@ struct ConversionCase: Sendable, CustomStringConvertible {
     var rows: [[Stored]]
 
     var description: String {
-        "\(table)\n" + rows.enumerated().map { "  #\($0.offset): \($0.element.map(\.description).joined(separator: ", "))" }.joined(separator: "\n")
+        "\(table)\n"
+            + rows.enumerated().map { "  #\($0.offset): \($0.element.map(\.description).joined(separator: ", "))" }
+            .joined(separator: "\n")
     }
 }
 
@@ -18,7 +20,9 @@ extension RecordGenerators {
             run: { r in
                 // No declared type: SQLite keeps the values as they are bound.
                 let columns = (0..<r.int(1...4)).map { index in
-                    ColumnSpec(name: "c\(index)", kind: r.pick(ValueKind.allCases), declaredType: "", isOptional: r.chance(0.3))
+                    ColumnSpec(
+                        name: "c\(index)", kind: r.pick(ValueKind.allCases), declaredType: "", isOptional: r.chance(0.3)
+                    )
                 }
                 let table = TableSpec(name: "t", columns: columns, primaryKey: .hiddenRowID, withoutRowID: false)
                 let rows = (0..<r.int(1...5)).map { _ in columns.map { storedValue(&r, readAs: $0.kind) } }
@@ -57,7 +61,11 @@ extension RecordGenerators {
             switch r.int(0...9) {
             case 0...4: return .integer(integerNearBounds(&r))
             case 5...7:
-                return .real(r.pick([0, -0.0, 1, -1, 0x1p53, -0x1p53, 0x1p62, 0x1p63, -0x1p63, 1e19, -1e19, .infinity, 255, 256, -129, 65_536, 4_294_967_296]))
+                return .real(
+                    r.pick([
+                        0, -0.0, 1, -1, 0x1p53, -0x1p53, 0x1p62, 0x1p63, -0x1p63, 1e19, -1e19, .infinity, 255, 256,
+                        -129, 65_536, 4_294_967_296
+                    ]))
             case 8: return .real(Double(Int64.random(in: -(1 << 53)...(1 << 53), using: &r)))
             default: return letters
             }
@@ -66,7 +74,9 @@ extension RecordGenerators {
             let value = double(&r)
             return .real(value.isNaN ? 0.5 : value) // NaN would be stored as NULL
         case .string:
-            return r.weighted([(6, .text(string(&r))), (1, .integer(integerNearBounds(&r))), (1, .real(1.5)), (1, .blob(Data([0x61])))])
+            return r.weighted([
+                (6, .text(string(&r))), (1, .integer(integerNearBounds(&r))), (1, .real(1.5)), (1, .blob(Data([0x61])))
+            ])
         case .data:
             return r.weighted([(4, .blob(data(&r))), (3, .text(string(&r))), (1, .integer(1))])
         case .uuid:
@@ -87,7 +97,11 @@ extension RecordGenerators {
             ])
         case .json:
             return r.weighted([
-                (3, .text(String(decoding: try! RecordModel.jsonEncoder.encode(nested(&r, finite: true)), as: UTF8.self))),
+                (
+                    3,
+                    .text(
+                        String(decoding: try! RecordModel.jsonEncoder.encode(nested(&r, finite: true)), as: UTF8.self))
+                ),
                 (1, .text("{}")), (1, letters), (1, .integer(1)),
             ])
         default:
@@ -98,7 +112,8 @@ extension RecordGenerators {
     /// Integers at and around the bounds of every integer width.
     static func integerNearBounds(_ r: inout Rand) -> Int64 {
         let bounds: [Int64] = [
-            0, Int64(Int8.min), Int64(Int8.max), Int64(UInt8.max), Int64(Int16.min), Int64(Int16.max), Int64(UInt16.max),
+            0, Int64(Int8.min), Int64(Int8.max), Int64(UInt8.max), Int64(Int16.min), Int64(Int16.max),
+            Int64(UInt16.max),
             Int64(Int32.min), Int64(Int32.max), Int64(UInt32.max), Int64.min, Int64.max,
         ]
         if r.chance(0.2) { return Int64.random(in: .min ... .max, using: &r) }

@@ -45,7 +45,8 @@ import Testing
                 let rowID = index + 1
                 let context = "row #\(index)"
                 // Untyped columns keep values as they are bound.
-                let stored = try #require(try Row.fetchOne(db, sql: sql, arguments: [rowID])).databaseValues.dropLast().map(Stored.init)
+                let stored = try #require(try Row.fetchOne(db, sql: sql, arguments: [rowID])).databaseValues.dropLast()
+                    .map(Stored.init)
                 #expect(stored == row, "\(context)")
 
                 check(
@@ -60,7 +61,8 @@ import Testing
 
     /// The values a record reads, or the first column it can't read.
     private func expectedRecord<Record: DynamicRecord>(
-        _ row: [Stored], _ table: TableSpec, fromStatement: Bool, _ type: Record.Type) -> Result<[ColumnValue], ExpectedDecodingError>
+        _ row: [Stored], _ table: TableSpec, fromStatement: Bool, _ type: Record.Type
+    ) -> Result<[ColumnValue], ExpectedDecodingError>
     {
         var values: [ColumnValue] = []
         for (column, stored) in zip(table.columns, row) {
@@ -72,7 +74,8 @@ import Testing
                 // JSON is read from a String: a statement's column reads
                 // numbers as text too.
                 let readsText = stored.isText || (fromStatement && stored != .null)
-                return .failure(ExpectedDecodingError(column: column.name, isJSONText: column.kind == .json && readsText))
+                return .failure(
+                    ExpectedDecodingError(column: column.name, isJSONText: column.kind == .json && readsText))
             }
             values.append(value)
         }
@@ -89,16 +92,22 @@ import Testing
         case let (.success(record), .success(values)):
             #expect(record.values == values, "\(context)", sourceLocation: sourceLocation)
         case let (.success(record), .failure(expectedError)):
-            Issue.record("\(context): read \(record.values), expected an error on \(expectedError.column)", sourceLocation: sourceLocation)
+            Issue.record(
+                "\(context): read \(record.values), expected an error on \(expectedError.column)",
+                sourceLocation: sourceLocation)
         case let (.failure(error), .success(values)):
             Issue.record("\(context): \(error), expected \(values)", sourceLocation: sourceLocation)
         case let (.failure(error), .failure(expectedError)):
             if let error = error as? RowDecodingError {
-                #expect(error.kind == .valueMismatch && error.key == expectedError.column, "\(context): \(error)", sourceLocation: sourceLocation)
+                #expect(
+                    error.kind == .valueMismatch && error.key == expectedError.column, "\(context): \(error)",
+                    sourceLocation: sourceLocation)
             } else {
                 // Invalid JSON text: `init(row:)` reads a String, and
                 // JSONDecoder throws.
-                #expect(expectedError.isJSONText && Record.self == RowRecord.self, "\(context): \(error)", sourceLocation: sourceLocation)
+                #expect(
+                    expectedError.isJSONText && Record.self == RowRecord.self, "\(context): \(error)",
+                    sourceLocation: sourceLocation)
             }
         }
     }

@@ -84,7 +84,8 @@ struct Script<Action: Sendable>: Sendable, CustomStringConvertible {
         "\n" + accesses.map { access in
             switch access {
             case let .write(steps, end): Self.block("write", steps, end, indent: "")
-            case let .inTransaction(kind, steps, end): Self.block("inTransaction(.\(kind.rawValue.lowercased()))", steps, end, indent: "")
+                case let .inTransaction(kind, steps, end):
+                    Self.block("inTransaction(.\(kind.rawValue.lowercased()))", steps, end, indent: "")
             case let .withoutTransaction(steps): Self.block("writeWithoutTransaction", steps, nil, indent: "")
             case let .read(steps): Self.block("read", steps, nil, indent: "")
             }

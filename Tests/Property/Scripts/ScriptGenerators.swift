@@ -31,12 +31,15 @@ enum ScriptGenerators {
 
     // MARK: Generation
 
-    private static func access<Actions: ScriptActionGenerator>(_ r: inout Rand, _ actions: inout Actions) -> Access<Actions.Action> {
+    private static func access<Actions: ScriptActionGenerator>(_ r: inout Rand, _ actions: inout Actions) -> Access<
+        Actions.Action
+    > {
         switch r.int(0...19) {
         case 0...6:
             return .write(steps(&r, &actions, raw: false, depth: 0), r.chance(0.85) ? .commit : .throw)
         case 7...9:
-            return .inTransaction(r.pick([.deferred, .immediate, .exclusive]), steps(&r, &actions, raw: false, depth: 0), blockEnd(&r))
+            return .inTransaction(
+                r.pick([.deferred, .immediate, .exclusive]), steps(&r, &actions, raw: false, depth: 0), blockEnd(&r))
         case 10...16:
             return .withoutTransaction(steps(&r, &actions, raw: true, depth: 0))
         default:
@@ -84,7 +87,9 @@ enum ScriptGenerators {
     // MARK: Shrinking
 
     /// Fewer accesses, plainer accesses, fewer and simpler steps.
-    static func shrink<Actions: ScriptActionGenerator>(_ script: Script<Actions.Action>, _ actions: Actions) -> [Script<Actions.Action>] {
+    static func shrink<Actions: ScriptActionGenerator>(_ script: Script<Actions.Action>, _ actions: Actions) -> [Script<
+        Actions.Action
+    >] {
         var candidates: [Script<Actions.Action>] = []
         func replacing(_ index: Int, with access: Access<Actions.Action>) -> Script<Actions.Action> {
             var script = script
@@ -101,12 +106,18 @@ enum ScriptGenerators {
             case let .write(steps, end):
                 candidates.append(replacing(index, with: .withoutTransaction(steps)))
                 if end != .commit { candidates.append(replacing(index, with: .write(steps, .commit))) }
-                for smaller in shrink(steps, actions) { candidates.append(replacing(index, with: .write(smaller, end))) }
+                for smaller in shrink(steps, actions) {
+                    candidates.append(replacing(index, with: .write(smaller, end)))
+                }
             case let .inTransaction(kind, steps, end):
                 candidates.append(replacing(index, with: .write(steps, end == .throw ? .throw : .commit)))
-                for smaller in shrink(steps, actions) { candidates.append(replacing(index, with: .inTransaction(kind, smaller, end))) }
+                for smaller in shrink(steps, actions) {
+                    candidates.append(replacing(index, with: .inTransaction(kind, smaller, end)))
+                }
             case let .withoutTransaction(steps):
-                for smaller in shrink(steps, actions) { candidates.append(replacing(index, with: .withoutTransaction(smaller))) }
+                for smaller in shrink(steps, actions) {
+                    candidates.append(replacing(index, with: .withoutTransaction(smaller)))
+                }
             case let .read(steps):
                 for smaller in shrink(steps, actions) { candidates.append(replacing(index, with: .read(smaller))) }
             }
@@ -114,7 +125,9 @@ enum ScriptGenerators {
         return candidates
     }
 
-    private static func shrink<Actions: ScriptActionGenerator>(_ steps: [Step<Actions.Action>], _ actions: Actions) -> [[Step<Actions.Action>]] {
+    private static func shrink<Actions: ScriptActionGenerator>(_ steps: [Step<Actions.Action>], _ actions: Actions)
+        -> [[Step<Actions.Action>]]
+    {
         var candidates: [[Step<Actions.Action>]] = []
         for index in steps.indices {
             var smaller = steps

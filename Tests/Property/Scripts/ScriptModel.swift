@@ -137,7 +137,9 @@ final class ScriptModel<Delegate: ScriptModelDelegate> {
     /// The end of a block: commit if asked, roll back otherwise, or if the
     /// commit fails. The first error wins. A transaction that SQLite rolled
     /// back during the block is an SQLITE_ABORT error.
-    private func block(_ steps: [Step<Action>], _ end: BlockEnd, commit: () -> String?, rollback: () -> String?) -> String {
+    private func block(_ steps: [Step<Action>], _ end: BlockEnd, commit: () -> String?, rollback: () -> String?)
+        -> String
+    {
         blockDepth += 1
         defer { blockDepth -= 1 }
         runSteps(steps)

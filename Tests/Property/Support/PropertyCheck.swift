@@ -51,7 +51,8 @@ func checkProperty<Input, Shrunk: Sequence>(
         return
     }
     guard let rng = Xoshiro(seed: seed), let test = Test.current else {
-        Issue.record("GRDBLITE_SEED is not a seed printed by a failing property: \(seed)", sourceLocation: sourceLocation)
+        Issue.record(
+            "GRDBLITE_SEED is not a seed printed by a failing property: \(seed)", sourceLocation: sourceLocation)
         return
     }
     // The same trait as `.fixedSeed(...)`, built from the environment: it
@@ -72,7 +73,9 @@ func expectSameLog(
     sourceLocation: SourceLocation = #_sourceLocation)
 {
     guard actual != expected else { return }
-    let index = zip(actual, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(actual.count, expected.count)
+    let index =
+        zip(actual, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+        ?? min(actual.count, expected.count)
     let start = max(0, index - 8)
     func excerpt(_ log: [String]) -> String {
         log[min(start, log.count)..<min(index + 4, log.count)].enumerated()

@@ -72,7 +72,8 @@ enum ObservedRequest: Sendable, CaseIterable, CustomStringConvertible {
     func fetch(_ db: Database) throws -> String {
         switch self {
         case .allOfA:
-            try Row.fetchAll(db, sql: description).map { "\($0["id"] as Int64):\($0["v"] as Int)" }.joined(separator: ",")
+            try Row.fetchAll(db, sql: description).map { "\($0["id"] as Int64):\($0["v"] as Int)" }.joined(
+                separator: ",")
         case .countOfBigA, .sumOfB, .joinedAB:
             "\(try Int.fetchOne(db, sql: description) ?? 0)"
         case .rowOneOfA:

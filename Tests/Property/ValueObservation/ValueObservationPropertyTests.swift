@@ -140,7 +140,8 @@ import Testing
         var index = 0
         for value in values {
             guard let found = committed[index...].firstIndex(of: value) else {
-                Issue.record("\(value) is not a committed state after \(committed[index]): \(values), committed: \(committed)")
+                Issue.record(
+                    "\(value) is not a committed state after \(committed[index]): \(values), committed: \(committed)")
                 return
             }
             index = found

@@ -14,7 +14,9 @@ func crashWriterURL() throws -> URL {
     if !FileManager.default.fileExists(atPath: "/proc/self/exe"), let executable = Bundle.main.executableURL {
         directory = executable.deletingLastPathComponent()
     }
-    for candidate in [directory, directory.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()] {
+    for candidate in [
+        directory, directory.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    ] {
         let url = candidate.appendingPathComponent("grdblite-crash-writer")
         if FileManager.default.isExecutableFile(atPath: url.path) { return url }
     }
@@ -73,7 +75,10 @@ final class ChildProcess {
     func expectLine(_ expected: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let line = readLine()
         if line != expected {
-            throw ChildProcessError(description: "expected \"\(expected)\" from the child, got \(line.map { "\"\($0)\"" } ?? "end of output"); stderr: \(errorOutput())")
+            throw ChildProcessError(
+                description:
+                    "expected \"\(expected)\" from the child, got \(line.map { "\"\($0)\"" } ?? "end of output"); stderr: \(errorOutput())"
+            )
         }
     }
 

@@ -198,7 +198,8 @@ import Testing
         #expect(DatabaseRegion(table: "É") != DatabaseRegion(table: "é"))
         #expect(DatabaseRegion(table: "Player") == DatabaseRegion(table: "player"))
         #expect(DatabaseRegion(table: "player", columns: ["É"]) != DatabaseRegion(table: "player", columns: ["é"]))
-        #expect(DatabaseRegion(table: "player", columns: ["Name"]) == DatabaseRegion(table: "PLAYER", columns: ["name"]))
+        #expect(
+            DatabaseRegion(table: "player", columns: ["Name"]) == DatabaseRegion(table: "PLAYER", columns: ["name"]))
         #expect(DatabaseRegion(table: "É").union(DatabaseRegion(table: "é")).description == "É(*),é(*)")
     }
 

@@ -13,15 +13,23 @@ import TestSupport
         #expect(configuration.defaultTransactionKind == .immediate)
         #expect(configuration.trace == nil)
         #expect(configuration.transactionClock is DefaultTransactionClock)
-        if case .immediateError = configuration.busyMode {} else { Issue.record("busyMode is \(configuration.busyMode)") }
-        if case .default = configuration.journalMode {} else { Issue.record("journalMode is \(configuration.journalMode)") }
+        if case .immediateError = configuration.busyMode {
+        } else {
+            Issue.record("busyMode is \(configuration.busyMode)")
+        }
+        if case .default = configuration.journalMode {
+        } else {
+            Issue.record("journalMode is \(configuration.journalMode)")
+        }
     }
 
     @Test func foreignKeysAreEnforcedByDefault() throws {
         let dbQueue = try DatabaseQueue()
         try dbQueue.write { db throws in
             #expect(try Int.fetchOne(db, sql: "PRAGMA foreign_keys") == 1)
-            try db.execute(sql: "CREATE TABLE parent (id INTEGER PRIMARY KEY); CREATE TABLE child (parentId REFERENCES parent(id))")
+            try db.execute(
+                sql: "CREATE TABLE parent (id INTEGER PRIMARY KEY); CREATE TABLE child (parentId REFERENCES parent(id))"
+            )
             let error = #expect(throws: DatabaseError.self) { try db.execute(sql: "INSERT INTO child VALUES (1)") }
             #expect(error?.extendedResultCode == .SQLITE_CONSTRAINT_FOREIGNKEY)
         }
@@ -33,7 +41,9 @@ import TestSupport
         let dbQueue = try DatabaseQueue(configuration: configuration)
         try dbQueue.write { db throws in
             #expect(try Int.fetchOne(db, sql: "PRAGMA foreign_keys") == 0)
-            try db.execute(sql: "CREATE TABLE parent (id INTEGER PRIMARY KEY); CREATE TABLE child (parentId REFERENCES parent(id))")
+            try db.execute(
+                sql: "CREATE TABLE parent (id INTEGER PRIMARY KEY); CREATE TABLE child (parentId REFERENCES parent(id))"
+            )
             try db.execute(sql: "INSERT INTO child VALUES (1)")
         }
     }
@@ -44,9 +54,13 @@ import TestSupport
         let path = directory.path()
         var configuration = Configuration()
         configuration.readonly = true
-        let missing = #expect(throws: DatabaseError.self) { try DatabaseQueue(path: path, configuration: configuration) }
+        let missing = #expect(throws: DatabaseError.self) {
+            try DatabaseQueue(path: path, configuration: configuration)
+        }
         #expect(missing?.resultCode == .SQLITE_CANTOPEN)
-        try DatabaseQueue(path: path).write { db throws in try db.execute(sql: "CREATE TABLE t (a); INSERT INTO t VALUES (1)") }
+        try DatabaseQueue(path: path).write { db throws in
+            try db.execute(sql: "CREATE TABLE t (a); INSERT INTO t VALUES (1)")
+        }
         let dbQueue = try DatabaseQueue(path: path, configuration: configuration)
         #expect(try dbQueue.read { try Int.fetchOne($0, sql: "SELECT a FROM t") } == 1)
         let error = #expect(throws: DatabaseError.self) {
@@ -122,7 +136,10 @@ import TestSupport
         let dbQueue = try DatabaseQueue(configuration: configuration)
         try dbQueue.write { _ throws in }
         try dbQueue.inDatabase { db throws in try db.inTransaction { .commit } }
-        #expect(recorder.sql.filter { $0.hasPrefix("BEGIN") } == ["BEGIN DEFERRED TRANSACTION", "BEGIN DEFERRED TRANSACTION"])
+        #expect(
+            recorder.sql.filter { $0.hasPrefix("BEGIN") } == [
+                "BEGIN DEFERRED TRANSACTION", "BEGIN DEFERRED TRANSACTION"
+            ])
     }
 
     /// The trace shows parameters, not values, which may be private.

@@ -5,7 +5,8 @@ import TestSupport
 
 @Suite struct CursorTests {
     /// 1...5, as a database cursor.
-    private static let sql = "WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 5) SELECT x FROM n"
+    private static let sql =
+        "WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 5) SELECT x FROM n"
 
     private func withNumbers<T>(_ body: (DatabaseValueCursor<Int64>.Type, Database) throws -> T) throws -> T {
         try DatabaseQueue().read { db throws in try body(DatabaseValueCursor<Int64>.self, db) }
@@ -92,7 +93,8 @@ import TestSupport
         try read { db throws in
             #expect(try Array(Int.fetchCursor(db, sql: Self.sql).map { $0 * 10 }) == [10, 20, 30, 40, 50])
             #expect(try Array(Int.fetchCursor(db, sql: Self.sql).filter { $0 % 2 == 1 }) == [1, 3, 5])
-            #expect(try Array(Int.fetchCursor(db, sql: Self.sql).compactMap { $0 % 2 == 0 ? "\($0)" : nil }) == ["2", "4"])
+            #expect(
+                try Array(Int.fetchCursor(db, sql: Self.sql).compactMap { $0 % 2 == 0 ? "\($0)" : nil }) == ["2", "4"])
             #expect(try Array(Int.fetchCursor(db, sql: Self.sql).map { $0 }.filter { $0 > 3 }.map { -$0 }) == [-4, -5])
             #expect(throws: CoreTestError.self) {
                 try Array(Int.fetchCursor(db, sql: Self.sql).map { _ -> Int in throw CoreTestError() })
@@ -128,7 +130,9 @@ import TestSupport
     @Test func reduce() throws {
         try read { db throws in
             #expect(try Int.fetchCursor(db, sql: Self.sql).reduce(0, +) == 15)
-            #expect(try Int.fetchCursor(db, sql: Self.sql).reduce(into: [Int]()) { $0.insert($1, at: 0) } == [5, 4, 3, 2, 1])
+            #expect(
+                try Int.fetchCursor(db, sql: Self.sql).reduce(into: [Int]()) { $0.insert($1, at: 0) } == [5, 4, 3, 2, 1]
+            )
         }
     }
 

@@ -22,13 +22,16 @@ import TestSupport
 
         let dbQueue = try DatabaseQueue()
         do {
-            let statement = try dbQueue.inDatabase { db throws in try db.makeStatement(sql: "SELECT * FROM sqlite_master") }
+            let statement = try dbQueue.inDatabase { db throws in
+                try db.makeStatement(sql: "SELECT * FROM sqlite_master")
+            }
             withExtendedLifetime(statement) {
                 _ = #expect(throws: DatabaseError.self) { try dbQueue.close() }
             }
         }
         let logged = recorder.messages.withLock { $0 }
-        #expect(logged.contains { $0.0 == .SQLITE_BUSY && $0.1 == "unfinalized statement: SELECT * FROM sqlite_master" })
+        #expect(
+            logged.contains { $0.0 == .SQLITE_BUSY && $0.1 == "unfinalized statement: SELECT * FROM sqlite_master" })
         try dbQueue.close()
     }
 

@@ -41,7 +41,10 @@ import GRDBLite
             let error = try #require(#expect(throws: DatabaseError.self) {
                 try db.execute(sql: "INSERT INTO t VALUES (?)", arguments: [nil])
             })
-            #expect(error.description == "SQLite error 19: NOT NULL constraint failed: t.a - while executing `INSERT INTO t VALUES (?)` with arguments [NULL]")
+            #expect(
+                error.description
+                    == "SQLite error 19: NOT NULL constraint failed: t.a - while executing `INSERT INTO t VALUES (?)` with arguments [NULL]"
+            )
             #expect(error.expandedDescription == error.description)
         }
     }

@@ -15,8 +15,12 @@ import GRDBLite
             try db.execute(sql: "INSERT INTO t VALUES ('ccc'), ('a'), ('bb'), ('éé')")
             #expect(try String.fetchAll(db, sql: "SELECT name FROM t ORDER BY name, rowid") == ["a", "bb", "éé", "ccc"])
             #expect(try String.fetchAll(db, sql: "SELECT name FROM t WHERE name = 'xy' ORDER BY rowid") == ["bb", "éé"])
-            #expect(try String.fetchAll(db, sql: "SELECT name FROM t ORDER BY name COLLATE BINARY") == ["a", "bb", "ccc", "éé"])
-            #expect(try Bool.fetchOne(db, sql: "SELECT 'ab' = 'cd' COLLATE BYLENGTH") == true, "names are case-insensitive")
+            #expect(
+                try String.fetchAll(db, sql: "SELECT name FROM t ORDER BY name COLLATE BINARY") == [
+                    "a", "bb", "ccc", "éé"
+                ])
+            #expect(
+                try Bool.fetchOne(db, sql: "SELECT 'ab' = 'cd' COLLATE BYLENGTH") == true, "names are case-insensitive")
         }
     }
 

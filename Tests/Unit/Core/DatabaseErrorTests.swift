@@ -29,15 +29,31 @@ import TestSupport
         #expect(error.extendedResultCode == .SQLITE_ERROR)
         #expect(error.message == #"near "FORM": syntax error"#)
         #expect(error.sql == "SELECT * FORM player")
-        #expect(error.description == #"SQLite error 1: near "FORM": syntax error - while executing `SELECT * FORM player`"#)
+        #expect(
+            error.description == #"SQLite error 1: near "FORM": syntax error - while executing `SELECT * FORM player`"#)
     }
 
     @Test(arguments: [
-        ("INSERT INTO player (id, name) VALUES (1, 'Barbara')", ResultCode.SQLITE_CONSTRAINT_PRIMARYKEY, "UNIQUE constraint failed: player.id"),
-        ("INSERT INTO player (name) VALUES ('Arthur')", .SQLITE_CONSTRAINT_UNIQUE, "UNIQUE constraint failed: player.name"),
-        ("INSERT INTO player (name) VALUES (NULL)", .SQLITE_CONSTRAINT_NOTNULL, "NOT NULL constraint failed: player.name"),
-        ("INSERT INTO player (name, score) VALUES ('Craig', -1)", .SQLITE_CONSTRAINT_CHECK, "CHECK constraint failed: score >= 0"),
-        ("INSERT INTO player (name, teamId) VALUES ('Dan', 42)", .SQLITE_CONSTRAINT_FOREIGNKEY, "FOREIGN KEY constraint failed"),
+        (
+            "INSERT INTO player (id, name) VALUES (1, 'Barbara')", ResultCode.SQLITE_CONSTRAINT_PRIMARYKEY,
+            "UNIQUE constraint failed: player.id"
+        ),
+        (
+            "INSERT INTO player (name) VALUES ('Arthur')", .SQLITE_CONSTRAINT_UNIQUE,
+            "UNIQUE constraint failed: player.name"
+        ),
+        (
+            "INSERT INTO player (name) VALUES (NULL)", .SQLITE_CONSTRAINT_NOTNULL,
+            "NOT NULL constraint failed: player.name"
+        ),
+        (
+            "INSERT INTO player (name, score) VALUES ('Craig', -1)", .SQLITE_CONSTRAINT_CHECK,
+            "CHECK constraint failed: score >= 0"
+        ),
+        (
+            "INSERT INTO player (name, teamId) VALUES ('Dan', 42)", .SQLITE_CONSTRAINT_FOREIGNKEY,
+            "FOREIGN KEY constraint failed"
+        )
     ])
     func constraintViolationsHaveExtendedCodes(sql: String, code: ResultCode, message: String) throws {
         let dbQueue = try makeQueue()
@@ -64,7 +80,9 @@ import TestSupport
     @Test func catchByCode() throws {
         let dbQueue = try makeQueue()
         do {
-            try dbQueue.write { db throws in try db.execute(sql: "INSERT INTO player (id, name) VALUES (?, ?)", arguments: [1, "x"]) }
+            try dbQueue.write { db throws in
+                try db.execute(sql: "INSERT INTO player (id, name) VALUES (?, ?)", arguments: [1, "x"])
+            }
             Issue.record("expected an error")
         } catch DatabaseError.SQLITE_CONSTRAINT {
             // expected
@@ -77,7 +95,8 @@ import TestSupport
         }
         do {
             try dbQueue.write { db throws in
-                try db.execute(sql: "CREATE TABLE child (parentId REFERENCES player(id)); INSERT INTO child VALUES (999)")
+                try db.execute(
+                    sql: "CREATE TABLE child (parentId REFERENCES player(id)); INSERT INTO child VALUES (999)")
             }
             Issue.record("expected an error")
         } catch DatabaseError.SQLITE_CONSTRAINT_FOREIGNKEY {
@@ -102,7 +121,9 @@ import TestSupport
         let dbQueue = try makeQueue()
         let error = try #require(#expect(throws: DatabaseError.self) {
             try dbQueue.write { db throws in
-                try db.execute(sql: "INSERT INTO player (id, name) VALUES (?, :name)", arguments: StatementArguments([1]) + ["name": "Arthur"])
+                    try db.execute(
+                        sql: "INSERT INTO player (id, name) VALUES (?, :name)",
+                        arguments: StatementArguments([1]) + ["name": "Arthur"])
             }
         })
         // As in GRDB, the arguments of the failed statement, in the order of its parameters.
@@ -111,7 +132,9 @@ import TestSupport
         #expect(error.description.hasSuffix("while executing `INSERT INTO player (id, name) VALUES (?, :name)`"))
         #expect(error.expandedDescription == error.description + #" with arguments [1, "Arthur"]"#)
         let row = try #require(#expect(throws: DatabaseError.self) {
-            try dbQueue.write { db throws in try Row.fetchAll(db, sql: "SELECT * FROM player WHERE id = ? AND nope", arguments: [1]) }
+                try dbQueue.write { db throws in
+                    try Row.fetchAll(db, sql: "SELECT * FROM player WHERE id = ? AND nope", arguments: [1])
+                }
         })
         #expect(row.arguments == nil, "compilation errors have no arguments")
     }
@@ -144,7 +167,9 @@ import TestSupport
         let first = try DatabaseQueue(path: path, configuration: config)
         let second = try DatabaseQueue(path: path)
         try first.write { db throws in try db.execute(sql: "CREATE TABLE t (a)") }
-        try first.writeWithoutTransaction { db throws in try db.execute(sql: "BEGIN IMMEDIATE; INSERT INTO t VALUES (1)") }
+        try first.writeWithoutTransaction { db throws in
+            try db.execute(sql: "BEGIN IMMEDIATE; INSERT INTO t VALUES (1)")
+        }
         let error = try #require(#expect(throws: DatabaseError.self) {
             try second.write { db throws in try db.execute(sql: "INSERT INTO t VALUES (2)") }
         })
@@ -176,12 +201,17 @@ import TestSupport
     @Test func wrongArgumentCount() throws {
         let dbQueue = try makeQueue()
         let error = try #require(#expect(throws: DatabaseError.self) {
-            try dbQueue.write { db throws in try db.execute(sql: "INSERT INTO player (id, name) VALUES (?, ?)", arguments: [2]) }
+                try dbQueue.write { db throws in
+                    try db.execute(sql: "INSERT INTO player (id, name) VALUES (?, ?)", arguments: [2])
+                }
         })
         #expect(error.resultCode == .SQLITE_MISUSE)
         #expect(error.message == "wrong number of statement arguments: 1")
         #expect(error.sql == "INSERT INTO player (id, name) VALUES (?, ?)")
-        #expect(error.description.hasPrefix("SQLite error 21: wrong number of statement arguments: 1 - while executing `INSERT INTO player (id, name) VALUES (?, ?)`"))
+        #expect(
+            error.description.hasPrefix(
+                "SQLite error 21: wrong number of statement arguments: 1 - while executing `INSERT INTO player (id, name) VALUES (?, ?)`"
+            ))
     }
 
     @Test func missingNamedArgument() throws {
@@ -202,12 +232,16 @@ import TestSupport
         #expect(error.sql == nil)
         #expect(error.arguments == nil)
         #expect(error.description == "SQLite error 1: SQL logic error")
-        let custom = DatabaseError(resultCode: .SQLITE_CONSTRAINT_UNIQUE, message: "boom", sql: "SELECT 1", arguments: [1])
+        let custom = DatabaseError(
+            resultCode: .SQLITE_CONSTRAINT_UNIQUE, message: "boom", sql: "SELECT 1", arguments: [1])
         #expect(custom.resultCode == .SQLITE_CONSTRAINT)
         #expect(custom.description == "SQLite error 19: boom - while executing `SELECT 1`")
         #expect(custom.expandedDescription == "SQLite error 19: boom - while executing `SELECT 1` with arguments [1]")
-        let disclosed = DatabaseError(resultCode: .SQLITE_CONSTRAINT, sql: "SELECT 1", arguments: [1], publicStatementArguments: true)
-        #expect(disclosed.description == "SQLite error 19: constraint failed - while executing `SELECT 1` with arguments [1]")
+        let disclosed = DatabaseError(
+            resultCode: .SQLITE_CONSTRAINT, sql: "SELECT 1", arguments: [1], publicStatementArguments: true)
+        #expect(
+            disclosed.description
+                == "SQLite error 19: constraint failed - while executing `SELECT 1` with arguments [1]")
         #expect(custom.debugDescription == "DatabaseError(\(custom.description))")
     }
 

@@ -17,7 +17,8 @@ import GRDBLite
             #expect(try Int.fetchOne(db, sql: "SELECT double(21)") == 42)
             #expect(try Int.fetchOne(db, sql: "SELECT DOUBLE(?)", arguments: [4]) == 8, "names are case-insensitive")
             #expect(try Int?.fetchAll(db, sql: "SELECT double('x')") == [nil], "nil is NULL")
-            let error = try #require(#expect(throws: DatabaseError.self) { try Int.fetchOne(db, sql: "SELECT double(1, 2)") })
+            let error = try #require(
+                #expect(throws: DatabaseError.self) { try Int.fetchOne(db, sql: "SELECT double(1, 2)") })
             #expect(error.message == "wrong number of arguments to function double()")
         }
     }
@@ -46,7 +47,10 @@ import GRDBLite
         try read { db throws in
             db.add(function: DatabaseFunction("identity", argumentCount: 1) { values in values[0] })
             let row = try #require(try Row.fetchOne(
-                db, sql: "SELECT identity(NULL), identity(1), identity(1.5), identity('é'), identity(x'00ff'), identity(''), identity(x'')"))
+                    db,
+                    sql:
+                        "SELECT identity(NULL), identity(1), identity(1.5), identity('é'), identity(x'00ff'), identity(''), identity(x'')"
+                ))
             let expected: [DatabaseValue] = [.null, 1.databaseValue, 1.5.databaseValue, "é".databaseValue,
                                              Data([0, 255]).databaseValue, "".databaseValue, Data().databaseValue]
             #expect(Array(row.databaseValues) == expected)
@@ -92,7 +96,8 @@ import GRDBLite
             db.add(function: DatabaseFunction("fail", argumentCount: 1) { values in
                 throw CoreTestError(message: "bad value \(values[0])")
             })
-            let error = try #require(#expect(throws: DatabaseError.self) { try Int.fetchOne(db, sql: "SELECT fail(3)") })
+            let error = try #require(
+                #expect(throws: DatabaseError.self) { try Int.fetchOne(db, sql: "SELECT fail(3)") })
             #expect(error.resultCode == .SQLITE_ERROR)
             #expect(error.message == "bad value 3")
         }
@@ -122,7 +127,8 @@ import GRDBLite
             #expect(try Row.fetchAll(db, sql: "SELECT g, mysum(v) AS s FROM t WHERE g != 'c' GROUP BY g ORDER BY g")
                 == [["g": "a", "s": 3], ["g": "b", "s": 10]])
             #expect(try Int?.fetchAll(db, sql: "SELECT mysum(v) FROM t WHERE 0") == [nil], "no row: a fresh aggregate")
-            let error = try #require(#expect(throws: DatabaseError.self) { try Int.fetchOne(db, sql: "SELECT mysum(v) FROM t") })
+            let error = try #require(
+                #expect(throws: DatabaseError.self) { try Int.fetchOne(db, sql: "SELECT mysum(v) FROM t") })
             #expect(error.message == #"not an integer: "x""#)
             // Each query starts from a fresh state.
             #expect(try Int.fetchOne(db, sql: "SELECT mysum(v) FROM t WHERE g = 'b'") == 10)
@@ -135,7 +141,8 @@ import GRDBLite
             db.add(function: function)
             #expect(try Int.fetchOne(db, sql: "SELECT temporary()") == 1)
             db.remove(function: function)
-            let error = try #require(#expect(throws: DatabaseError.self) { try Int.fetchOne(db, sql: "SELECT temporary()") })
+            let error = try #require(
+                #expect(throws: DatabaseError.self) { try Int.fetchOne(db, sql: "SELECT temporary()") })
             #expect(error.message == "no such function: temporary")
         }
     }

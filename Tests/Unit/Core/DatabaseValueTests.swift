@@ -6,7 +6,10 @@ import GRDBLite
     @Test func storageClassesAreReadFromSQLite() throws {
         let dbQueue = try DatabaseQueue()
         let values = try dbQueue.read { db throws in
-            try DatabaseValue.fetchAll(db, sql: "SELECT NULL UNION ALL SELECT 1 UNION ALL SELECT 1.5 UNION ALL SELECT 'a' UNION ALL SELECT x'0102'")
+            try DatabaseValue.fetchAll(
+                db,
+                sql: "SELECT NULL UNION ALL SELECT 1 UNION ALL SELECT 1.5 UNION ALL SELECT 'a' UNION ALL SELECT x'0102'"
+            )
         }
         #expect(values.map(\.storage) == [.null, .int64(1), .double(1.5), .string("a"), .blob(Data([1, 2]))])
         #expect(values.map(\.isNull) == [true, false, false, false, false])
@@ -30,11 +33,14 @@ import GRDBLite
 
     @Test func bindingRoundTripsEveryStorageClass() throws {
         let dbQueue = try DatabaseQueue()
-        let input: [DatabaseValue] = [.null, 42.databaseValue, 0.25.databaseValue, "é".databaseValue, Data([0, 255]).databaseValue]
+        let input: [DatabaseValue] = [
+            .null, 42.databaseValue, 0.25.databaseValue, "é".databaseValue, Data([0, 255]).databaseValue
+        ]
         let types = ["null", "integer", "real", "text", "blob"]
         try dbQueue.read { db throws in
             for (value, type) in zip(input, types) {
-                let row = try #require(try Row.fetchOne(db, sql: "SELECT ? AS v, typeof(?) AS t", arguments: [value, value]))
+                let row = try #require(
+                    try Row.fetchOne(db, sql: "SELECT ? AS v, typeof(?) AS t", arguments: [value, value]))
                 #expect(row["v"] as DatabaseValue == value)
                 #expect(row["t"] as String == type)
             }

@@ -27,9 +27,11 @@ import Testing
         let dbQueue = try DatabaseQueue()
         try dbQueue.read { db throws in
             #expect(try Bool.fetchOne(db, sql: "SELECT 'abc' = 'ABC' COLLATE swiftCaseInsensitiveCompare") == true)
-            #expect(try Bool.fetchOne(db, sql: "SELECT 'été' = 'ÉTÉ' COLLATE swiftLocalizedCaseInsensitiveCompare") == true)
+            #expect(
+                try Bool.fetchOne(db, sql: "SELECT 'été' = 'ÉTÉ' COLLATE swiftLocalizedCaseInsensitiveCompare") == true)
             #expect(try Bool.fetchOne(db, sql: "SELECT 'a' < 'B' COLLATE swiftLocalizedCompare") == true)
-            #expect(try Bool.fetchOne(db, sql: "SELECT 'file2' < 'file10' COLLATE swiftLocalizedStandardCompare") == true)
+            #expect(
+                try Bool.fetchOne(db, sql: "SELECT 'file2' < 'file10' COLLATE swiftLocalizedStandardCompare") == true)
             #expect(try Bool.fetchOne(db, sql: "SELECT 'a' < 'B' COLLATE swiftCompare") == false)
         }
     }

@@ -32,8 +32,10 @@ import Testing
     @Test func columnMappingKeepsTheOrderOfTheFetchedRow() throws {
         try DatabaseQueue().read { db throws in
             let adapter = ColumnMapping(["id": "baseid", "val": "baseval"])
-            let first = try #require(try Row.fetchOne(db, sql: "SELECT 1 AS baseid, 'foo' AS baseval", adapter: adapter))
-            let second = try #require(try Row.fetchOne(db, sql: "SELECT 'foo' AS baseval, 1 AS baseid", adapter: adapter))
+            let first = try #require(
+                try Row.fetchOne(db, sql: "SELECT 1 AS baseid, 'foo' AS baseval", adapter: adapter))
+            let second = try #require(
+                try Row.fetchOne(db, sql: "SELECT 'foo' AS baseval, 1 AS baseid", adapter: adapter))
             #expect(first == ["id": 1, "val": "foo"])
             #expect(second == ["val": "foo", "id": 1])
             #expect(first != second)
@@ -116,7 +118,8 @@ import Testing
             let adapter = ColumnMapping(["id": "id0"]).addingScopes([
                 "sub1": RangeRowAdapter(1..<3).addingScopes(["sub2": SuffixRowAdapter(fromIndex: 2)]),
             ])
-            let row = try #require(try Row.fetchOne(db, sql: "SELECT 0 AS id0, 1 AS a1, 2 AS a2, 3 AS a3", adapter: adapter))
+            let row = try #require(
+                try Row.fetchOne(db, sql: "SELECT 0 AS id0, 1 AS a1, 2 AS a2, 3 AS a3", adapter: adapter))
             // Rows with scopes are not equal to rows without.
             #expect(row != ["id": 0])
             #expect(row.unscoped == ["id": 0])
@@ -150,9 +153,12 @@ import Testing
     @Test func equalityComparesScopes() throws {
         try DatabaseQueue().read { db throws in
             let sql = "SELECT 0 AS a, 1 AS b, 1 AS c"
-            let row1 = try #require(try Row.fetchOne(db, sql: sql, adapter: ScopeAdapter(["s": ColumnMapping(["x": "b"])])))
-            let row2 = try #require(try Row.fetchOne(db, sql: sql, adapter: ScopeAdapter(["s": ColumnMapping(["x": "c"])])))
-            let row3 = try #require(try Row.fetchOne(db, sql: sql, adapter: ScopeAdapter(["s": ColumnMapping(["y": "c"])])))
+            let row1 = try #require(
+                try Row.fetchOne(db, sql: sql, adapter: ScopeAdapter(["s": ColumnMapping(["x": "b"])])))
+            let row2 = try #require(
+                try Row.fetchOne(db, sql: sql, adapter: ScopeAdapter(["s": ColumnMapping(["x": "c"])])))
+            let row3 = try #require(
+                try Row.fetchOne(db, sql: sql, adapter: ScopeAdapter(["s": ColumnMapping(["y": "c"])])))
             #expect(row1 == row2)
             #expect(row1 != row3)
             #expect(row1 != row1.unscoped)
@@ -180,7 +186,8 @@ import Testing
         try DatabaseQueue().read { db throws in
             let data = Data("foo".utf8)
             let row = try #require(try Row.fetchOne(
-                db, sql: "SELECT 1, ? AS b, NULL AS n", arguments: [data], adapter: ColumnMapping(["blob": "b", "null": "n"])))
+                    db, sql: "SELECT 1, ? AS b, NULL AS n", arguments: [data],
+                    adapter: ColumnMapping(["blob": "b", "null": "n"])))
             #expect(row.dataNoCopy(named: "blob") == data)
             #expect(row.hasNull(atIndex: 1))
             #expect(!row.hasNull(atIndex: 0))
@@ -232,7 +239,8 @@ import Testing
 
     @Test func requestAdapters() throws {
         try DatabaseQueue().read { db throws in
-            let request = SQLRequest<Row>(sql: "SELECT 0 AS a0, 1 AS a1, 2 AS a2", adapter: SuffixRowAdapter(fromIndex: 1))
+            let request = SQLRequest<Row>(
+                sql: "SELECT 0 AS a0, 1 AS a1, 2 AS a2", adapter: SuffixRowAdapter(fromIndex: 1))
             #expect(try request.fetchOne(db) == ["a1": 1, "a2": 2])
             // An adapted request adapts the rows of the request's adapter.
             let twice = request.adapted { _ in SuffixRowAdapter(fromIndex: 1) }
@@ -244,7 +252,8 @@ import Testing
                 .adapted { _ in ColumnMapping(["a2": "a1"]) }
                 .adapted { _ in ColumnMapping(["a3": "a2"]) }
             #expect(try renamed.fetchOne(db) == ["a3": 0])
-            #expect(try Int.fetchOne(db, SQLRequest<Int>(sql: "SELECT 1, 2", adapter: SuffixRowAdapter(fromIndex: 1))) == 2)
+            #expect(
+                try Int.fetchOne(db, SQLRequest<Int>(sql: "SELECT 1, 2", adapter: SuffixRowAdapter(fromIndex: 1))) == 2)
             let literal: SQL = "SELECT \(1) AS a, \(2) AS b"
             #expect(try SQLRequest<Row>(literal: literal, adapter: ColumnMapping(["c": "b"])).fetchOne(db) == ["c": 2])
         }

@@ -99,7 +99,8 @@ import Testing
         let null = RowDecodingError.nullScope("author", type: Int.self, row: row)
         #expect(null.kind == .valueMismatch)
         #expect(null.description.hasPrefix(
-            #"could not decode Int from database value NULL - scope: "author" (scope "author" only contains null values)"#))
+                #"could not decode Int from database value NULL - scope: "author" (scope "author" only contains null values)"#
+            ))
 
         let noRows = RowDecodingError.prefetchKeyNotFound("books", type: [Int].self, row: row)
         #expect(noRows.kind == .prefetchKeyNotFound)

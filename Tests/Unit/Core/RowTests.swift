@@ -6,7 +6,9 @@ import GRDBLite
     static let sql = "SELECT 1 AS id, 'Arthur' AS name, NULL AS email, 1.5 AS score, x'0102' AS data"
 
     /// Runs `body` with a row read from a cursor, then with a copied row.
-    private func withBothRows(sql: String = sql, arguments: StatementArguments = [], _ body: (Row) throws -> Void) throws {
+    private func withBothRows(sql: String = sql, arguments: StatementArguments = [], _ body: (Row) throws -> Void)
+        throws
+    {
         let dbQueue = try DatabaseQueue()
         try dbQueue.read { db throws in
             let cursor = try Row.fetchCursor(db, sql: sql, arguments: arguments)
@@ -93,7 +95,10 @@ import GRDBLite
     @Test func columnsAndValues() throws {
         try withBothRows { row throws in
             #expect(Array(row.columnNames) == ["id", "name", "email", "score", "data"])
-            #expect(Array(row.databaseValues) == [1.databaseValue, "Arthur".databaseValue, .null, 1.5.databaseValue, Data([1, 2]).databaseValue])
+            #expect(
+                Array(row.databaseValues) == [
+                    1.databaseValue, "Arthur".databaseValue, .null, 1.5.databaseValue, Data([1, 2]).databaseValue
+                ])
             #expect(row.hasColumn("id"))
             #expect(row.hasColumn("Email"))
             #expect(!row.hasColumn("missing"))
@@ -243,7 +248,8 @@ import GRDBLite
             let cursor = try Row.fetchCursor(db, sql: sql, arguments: ["Arthur"])
             let row = try #require(try cursor.next())
 
-            let mismatch = try #require(#expect(throws: RowDecodingError.self) { try row.decode(Int.self, forColumn: "score") })
+            let mismatch = try #require(
+                #expect(throws: RowDecodingError.self) { try row.decode(Int.self, forColumn: "score") })
             #expect(mismatch.kind == .valueMismatch)
             #expect(mismatch.key == "score")
             #expect(mismatch.typeName == "Int")
@@ -258,19 +264,28 @@ import GRDBLite
             let byIndex = try #require(#expect(throws: RowDecodingError.self) { try row.decode(Date.self, atIndex: 0) })
             #expect(byIndex.key == "name")
             #expect(byIndex.typeName == "Date")
-            #expect(byIndex.description.hasPrefix(#"could not decode Date from database value "Arthur" - column: "name", column index: 0"#))
+            #expect(
+                byIndex.description.hasPrefix(
+                    #"could not decode Date from database value "Arthur" - column: "name", column index: 0"#))
 
-            let missing = try #require(#expect(throws: RowDecodingError.self) { try row.decode(String.self, forColumn: "email") })
+            let missing = try #require(
+                #expect(throws: RowDecodingError.self) { try row.decode(String.self, forColumn: "email") })
             #expect(missing.kind == .columnNotFound)
             #expect(missing.key == "email")
             #expect(missing.typeName == "String")
             #expect(missing.databaseValue == nil)
-            #expect(missing.description.hasPrefix(#"could not decode String: column not found: "email" - available columns: "name", "score""#))
+            #expect(
+                missing.description.hasPrefix(
+                    #"could not decode String: column not found: "email" - available columns: "name", "score""#))
 
             let copied = row.copy()
-            let copiedError = try #require(#expect(throws: RowDecodingError.self) { try copied.decode(Int.self, forColumn: "score") })
+            let copiedError = try #require(
+                #expect(throws: RowDecodingError.self) { try copied.decode(Int.self, forColumn: "score") })
             #expect(copiedError.key == "score")
-            #expect(copiedError.description.hasPrefix(#"could not decode Int from database value 1e+20 - column: "score", column index: 1, row: [name:"Arthur" score:1e+20]"#))
+            #expect(
+                copiedError.description.hasPrefix(
+                    #"could not decode Int from database value 1e+20 - column: "score", column index: 1, row: [name:"Arthur" score:1e+20]"#
+                ))
         }
     }
 
@@ -280,7 +295,11 @@ import GRDBLite
         // must still find the right columns.
         let dbQueue = try DatabaseQueue()
         try dbQueue.read { db throws in
-            let cursor = try Row.fetchCursor(db, sql: "SELECT 1 AS a, 2 AS b, 3 AS c UNION ALL SELECT 10, 20, 30 UNION ALL SELECT 100, 200, 300 UNION ALL SELECT 1000, 2000, 3000")
+            let cursor = try Row.fetchCursor(
+                db,
+                sql:
+                    "SELECT 1 AS a, 2 AS b, 3 AS c UNION ALL SELECT 10, 20, 30 UNION ALL SELECT 100, 200, 300 UNION ALL SELECT 1000, 2000, 3000"
+            )
             var results: [[Int?]] = []
             var index = 0
             while let row = try cursor.next() {

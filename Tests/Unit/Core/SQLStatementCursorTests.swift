@@ -22,7 +22,9 @@ import Testing
             #expect(try statements.next() == nil)
 
             // Arguments given when each statement runs.
-            let counts = try db.allStatements(sql: "SELECT COUNT(*) FROM player WHERE score > ?; SELECT COUNT(*) FROM player WHERE score < ?")
+            let counts = try db.allStatements(
+                sql: "SELECT COUNT(*) FROM player WHERE score > ?; SELECT COUNT(*) FROM player WHERE score < ?"
+            )
                 .map { try Int.fetchOne($0, arguments: [15])! }
             #expect(try Array(counts) == [2, 1])
             #expect(try Array(db.allStatements(sql: " ;  -- nothing")).isEmpty)

@@ -16,7 +16,8 @@ import GRDBLite
         #expect(StatementArguments([1, nil, "x"] as [(any DatabaseValueConvertible)?]) == [1, nil, "x"])
         #expect(StatementArguments([1, "x"] as [Any]) == [1, "x"])
         #expect(StatementArguments([1, NSObject()] as [Any]) == nil)
-        #expect(StatementArguments(["a": 1, "b": nil] as [String: (any DatabaseValueConvertible)?]) == ["a": 1, "b": nil])
+        #expect(
+            StatementArguments(["a": 1, "b": nil] as [String: (any DatabaseValueConvertible)?]) == ["a": 1, "b": nil])
         #expect(StatementArguments([("a", 1), ("a", 2)] as [(String, (any DatabaseValueConvertible)?)]) == ["a": 2])
         #expect(StatementArguments(["a": 1] as [AnyHashable: Any]) == ["a": 1])
         #expect(StatementArguments([1: 1] as [AnyHashable: Any]) == nil)
@@ -28,7 +29,8 @@ import GRDBLite
             let row = try #require(try Row.fetchOne(db, sql: "SELECT ?, ?, ?, ?", arguments: [1, "two", nil, 4.5]))
             #expect(Array(row.databaseValues) == [1.databaseValue, "two".databaseValue, .null, 4.5.databaseValue])
             // Numbered parameters
-            #expect(try Row.fetchOne(db, sql: "SELECT ?2, ?1, ?2", arguments: ["a", "b"]).map { Array($0.databaseValues) }
+            #expect(
+                try Row.fetchOne(db, sql: "SELECT ?2, ?1, ?2", arguments: ["a", "b"]).map { Array($0.databaseValues) }
                 == ["b".databaseValue, "a".databaseValue, "b".databaseValue])
         }
     }
@@ -36,7 +38,9 @@ import GRDBLite
     @Test(arguments: [":name", "$name", "@name"])
     func namedArguments(parameter: String) throws {
         try read { db throws in
-            #expect(try String.fetchOne(db, sql: "SELECT \(parameter) || \(parameter)", arguments: ["name": "ab"]) == "abab")
+            #expect(
+                try String.fetchOne(db, sql: "SELECT \(parameter) || \(parameter)", arguments: ["name": "ab"]) == "abab"
+            )
         }
     }
 
@@ -46,7 +50,10 @@ import GRDBLite
             #expect(row == ["a": 1, "b": 2, "c": 3])
             var mixed: StatementArguments = [2]
             mixed += ["a": 1, "c": 3]
-            #expect(try Row.fetchOne(db, sql: "SELECT :a AS a, ? AS b, :c AS c", arguments: mixed) == ["a": 1, "b": 2, "c": 3])
+            #expect(
+                try Row.fetchOne(db, sql: "SELECT :a AS a, ? AS b, :c AS c", arguments: mixed) == [
+                    "a": 1, "b": 2, "c": 3
+                ])
         }
     }
 
@@ -105,7 +112,8 @@ import GRDBLite
                 INSERT INTO t VALUES (?, ?);
                 INSERT INTO t VALUES (?, :b);
                 """, arguments: StatementArguments([1, 2, 3]) + ["b": 4])
-            #expect(try Row.fetchAll(db, sql: "SELECT a, b FROM t ORDER BY rowid") == [["a": 1, "b": 2], ["a": 3, "b": 4]])
+            #expect(
+                try Row.fetchAll(db, sql: "SELECT a, b FROM t ORDER BY rowid") == [["a": 1, "b": 2], ["a": 3, "b": 4]])
         }
     }
 

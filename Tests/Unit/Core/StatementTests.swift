@@ -171,7 +171,10 @@ import GRDBLite
         try withPlayers { db throws in
             let statement = try db.makeStatement(sql: "INSERT INTO player (id, name, score) VALUES (:id, :name, $id)")
             try statement.execute(named: ("id", 7), ("name", "Arthur"))
-            #expect(try Row.fetchAll(db, sql: "SELECT id, name, score FROM player") == [["id": 7, "name": "Arthur", "score": 7]])
+            #expect(
+                try Row.fetchAll(db, sql: "SELECT id, name, score FROM player") == [
+                    ["id": 7, "name": "Arthur", "score": 7]
+                ])
             let repeated = #expect(throws: DatabaseError.self) {
                 try statement.execute(named: ("id", 8), ("name", "Barbara"), ("id", 9))
             }
@@ -285,7 +288,10 @@ import GRDBLite
     @Test func executeStopsAtTheFirstError() throws {
         try withPlayers { db throws in
             let error = #expect(throws: DatabaseError.self) {
-                try db.execute(sql: "INSERT INTO player (name) VALUES ('a'); INSERT INTO nope VALUES (1); INSERT INTO player (name) VALUES ('b')")
+                try db.execute(
+                    sql:
+                        "INSERT INTO player (name) VALUES ('a'); INSERT INTO nope VALUES (1); INSERT INTO player (name) VALUES ('b')"
+                )
             }
             // As in GRDB, a statement that does not compile reports the rest of the SQL.
             #expect(error?.sql == "INSERT INTO nope VALUES (1); INSERT INTO player (name) VALUES ('b')")
@@ -344,7 +350,9 @@ import GRDBLite
             let cachedSelect = try db.cachedStatement(literal: "SELECT b FROM t WHERE a = ?")
             #expect(try Int.fetchOne(cachedSelect, arguments: [1]) == 2)
             // Without any arguments, running is an error.
-            #expect(throws: DatabaseError.self) { try db.makeStatement(literal: "SELECT b FROM t WHERE a = ?").execute() }
+            #expect(throws: DatabaseError.self) {
+                try db.makeStatement(literal: "SELECT b FROM t WHERE a = ?").execute()
+            }
             // Interpolated values must match the statement.
             #expect(throws: DatabaseError.self) { try db.makeStatement(literal: "SELECT \(1) WHERE 1 = ?") }
         }

@@ -5,7 +5,8 @@ import GRDBLite
 @Suite struct TransactionTests {
     private func makeQueue() throws -> DatabaseQueue {
         let dbQueue = try DatabaseQueue()
-        try dbQueue.write { db throws in try db.execute(sql: "CREATE TABLE t (a UNIQUE ON CONFLICT ROLLBACK, b UNIQUE)") }
+        try dbQueue.write { db throws in try db.execute(sql: "CREATE TABLE t (a UNIQUE ON CONFLICT ROLLBACK, b UNIQUE)")
+        }
         return dbQueue
     }
 
@@ -198,7 +199,11 @@ import GRDBLite
         try dbQueue.inTransaction(.exclusive) { _ throws in .commit }
         try dbQueue.inTransaction { _ throws in .commit }
         let begins = recorder.sql.filter { $0.hasPrefix("BEGIN") }
-        #expect(begins == ["BEGIN IMMEDIATE TRANSACTION", "BEGIN DEFERRED TRANSACTION", "BEGIN EXCLUSIVE TRANSACTION", "BEGIN IMMEDIATE TRANSACTION"])
+        #expect(
+            begins == [
+                "BEGIN IMMEDIATE TRANSACTION", "BEGIN DEFERRED TRANSACTION", "BEGIN EXCLUSIVE TRANSACTION",
+                "BEGIN IMMEDIATE TRANSACTION"
+            ])
     }
 
     @Test func writeInsideReadFailsWithReadOnly() throws {

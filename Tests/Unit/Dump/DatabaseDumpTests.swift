@@ -105,7 +105,9 @@ import TestSupport
         let dbQueue = try Self.makeDatabase()
         #expect(try Self.output { try dbQueue.dumpTables([], to: $0) } == "")
         #expect(try Self.output { try dbQueue.dumpTables(["team"], to: $0) } == "BLU|Blue\nRED|Red\n")
-        #expect(try Self.output { try dbQueue.dumpTables(["team"], tableHeader: .always, to: $0) } == "team\nBLU|Blue\nRED|Red\n")
+        #expect(
+            try Self.output { try dbQueue.dumpTables(["team"], tableHeader: .always, to: $0) }
+                == "team\nBLU|Blue\nRED|Red\n")
         #expect(try Self.output { try dbQueue.dumpTables(["team", "player"], format: .quote(), to: $0) } == """
             team
             'BLU','Blue'
@@ -125,7 +127,9 @@ import TestSupport
             try db.execute(sql: "CREATE VIEW names AS SELECT name, teamId FROM player ORDER BY name DESC")
         }
         #expect(try Self.output { try dbQueue.dumpTables(["names"], to: $0) } == "Cid|\nBob|RED\nAnn|BLU\n")
-        #expect(try Self.output { try dbQueue.dumpTables(["names"], stableOrder: true, to: $0) } == "Ann|BLU\nBob|RED\nCid|\n")
+        #expect(
+            try Self.output { try dbQueue.dumpTables(["names"], stableOrder: true, to: $0) }
+                == "Ann|BLU\nBob|RED\nCid|\n")
     }
 
     @Test func dumpTablesOfAMissingTableThrows() throws {

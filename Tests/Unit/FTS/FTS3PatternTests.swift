@@ -85,7 +85,8 @@ import GRDBLite
             #expect(try Book.all().matching(FTS3Pattern(matchingPhrase: "evolution of")).fetchCount(db) == 1)
             #expect(try Book.matching(nil as FTS3Pattern?).fetchCount(db) == 0)
             // With a join-free request that has its own filter
-            let filtered = Book.filter(Column("title").like("Red%")).matching(FTS3Pattern(matchingAnyTokenIn: "history"))
+            let filtered = Book.filter(Column("title").like("Red%")).matching(
+                FTS3Pattern(matchingAnyTokenIn: "history"))
             #expect(try filtered.fetchAll(db).map(\.title) == ["Red Mars"])
         }
     }

@@ -19,7 +19,7 @@ import GRDBLite
             #expect(sql == [
                 #"CREATE VIRTUAL TABLE "plain" USING fts3"#,
                 #"CREATE VIRTUAL TABLE "book" USING fts3(title, body, tokenize=porter)"#,
-                #"CREATE VIRTUAL TABLE "accented" USING fts3(tokenize=unicode61 "remove_diacritics=0" "separators=X" "tokenchars=-.")"#,
+                    #"CREATE VIRTUAL TABLE "accented" USING fts3(tokenize=unicode61 "remove_diacritics=0" "separators=X" "tokenchars=-.")"#
             ])
             try db.execute(sql: "INSERT INTO book (title, body) VALUES ('Moby Dick', 'Whales and databases')")
             #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM book WHERE book MATCH 'database'") == 1)
@@ -58,7 +58,7 @@ import GRDBLite
                 }
             }
             #expect(sql == [
-                #"CREATE VIRTUAL TABLE "doc" USING fts4(body, author, notindexed=author, languageid="lid", compress="zip", uncompress="unzip", matchinfo="fts3", prefix="2,4", order=DESC)"#,
+                    #"CREATE VIRTUAL TABLE "doc" USING fts4(body, author, notindexed=author, languageid="lid", compress="zip", uncompress="unzip", matchinfo="fts3", prefix="2,4", order=DESC)"#,
                 #"CREATE VIRTUAL TABLE "contentless" USING fts4(body, content="")"#,
             ])
             try db.execute(sql: "INSERT INTO doc (body, author, lid) VALUES ('hello world', 'melville', 1)")

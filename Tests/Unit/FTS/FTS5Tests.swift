@@ -31,9 +31,9 @@ import GRDBLite
                 }
             }
             #expect(sql == [
-                #"CREATE VIRTUAL TABLE "doc" USING fts5(title, author UNINDEXED, tokenize='''porter'' ''unicode61'' ''remove_diacritics'' ''2'' ''categories'' ''L* N*''', prefix='2 3', columnSize=0, detail=column)"#,
+                    #"CREATE VIRTUAL TABLE "doc" USING fts5(title, author UNINDEXED, tokenize='''porter'' ''unicode61'' ''remove_diacritics'' ''2'' ''categories'' ''L* N*''', prefix='2 3', columnSize=0, detail=column)"#,
                 #"CREATE VIRTUAL TABLE IF NOT EXISTS "contentless" USING fts5(body, content='')"#,
-                #"CREATE VIRTUAL TABLE "external" USING fts5(body, tokenize='''ascii'' ''separators'' ''X'' ''tokenchars'' ''-''', content='source', content_rowid='id')"#,
+                    #"CREATE VIRTUAL TABLE "external" USING fts5(body, tokenize='''ascii'' ''separators'' ''X'' ''tokenchars'' ''-''', content='source', content_rowid='id')"#,
                 #"CREATE VIRTUAL TABLE "grams" USING fts5(body, tokenize='''trigram''')"#,
             ])
             try db.execute(sql: "INSERT INTO doc (title, author) VALUES ('Élans databases', 'melville')")
@@ -86,7 +86,8 @@ import GRDBLite
                     t.column("title")
                 }
             }
-            #expect(sql.first == #"CREATE VIRTUAL TABLE "book_ft" USING fts5(title, content='book', content_rowid='id')"#)
+            #expect(
+                sql.first == #"CREATE VIRTUAL TABLE "book_ft" USING fts5(title, content='book', content_rowid='id')"#)
             func titles(_ raw: String) throws -> [String] {
                 let pattern = try db.makeFTS5Pattern(rawPattern: raw, forTable: "book_ft")
                 return try String.fetchAll(db, Table("book_ft").select(Column("title")).matching(pattern))
@@ -171,7 +172,9 @@ import GRDBLite
                 t.column("title")
                 t.column("body")
             }
-            #expect(try db.makeFTS5Pattern(rawPattern: "body:x OR title:y", forTable: "doc").rawPattern == "body:x OR title:y")
+            #expect(
+                try db.makeFTS5Pattern(rawPattern: "body:x OR title:y", forTable: "doc").rawPattern
+                    == "body:x OR title:y")
             #expect(throws: DatabaseError.self) { try db.makeFTS5Pattern(rawPattern: "author:x", forTable: "doc") }
             #expect(throws: DatabaseError.self) { try db.makeFTS5Pattern(rawPattern: "x", forTable: "missing") }
         }
@@ -202,7 +205,9 @@ import GRDBLite
             let bm25 = try String.fetchAll(db, sql: "SELECT body FROM doc WHERE doc MATCH 'mars' ORDER BY bm25(doc)")
             #expect(bm25 == ranked)
             // Column match, Table, nil pattern
-            #expect(try Table("doc").filter(Column("body").match(FTS5Pattern(matchingPhrase: "and a long")!)).fetchCount(db) == 1)
+            #expect(
+                try Table("doc").filter(Column("body").match(FTS5Pattern(matchingPhrase: "and a long")!)).fetchCount(db)
+                    == 1)
             #expect(try Table("doc").matching(FTS5Pattern(matchingAllTokensIn: "venus")).fetchCount(db) == 2)
             #expect(try Doc.matching(FTS5Pattern(matchingAnyTokenIn: "")).fetchCount(db) == 0)
             #expect(try Doc.all().matching(nil as FTS5Pattern?).fetchCount(db) == 0)

@@ -15,7 +15,8 @@ private final class StopAndSynonymTokenizer: FTS5WrapperTokenizer {
         let separator = arguments.firstIndex(of: "--") ?? arguments.endIndex
         stopWords = Set(arguments[..<separator])
         let wrapped = Array(arguments[separator...].dropFirst())
-        wrappedTokenizer = try db.makeTokenizer(wrapped.isEmpty ? .unicode61() : FTS5TokenizerDescriptor(components: wrapped))
+        wrappedTokenizer = try db.makeTokenizer(
+            wrapped.isEmpty ? .unicode61() : FTS5TokenizerDescriptor(components: wrapped))
     }
 
     func accept(
@@ -125,7 +126,8 @@ private final class CharacterTokenizer: FTS5CustomTokenizer {
         let dbQueue = try DatabaseQueue()
         try dbQueue.inDatabase { db in
             db.add(tokenizer: StopAndSynonymTokenizer.self)
-            let tokenizer = try db.makeTokenizer(StopAndSynonymTokenizer.tokenizerDescriptor(arguments: ["the", "--", "ascii"]))
+            let tokenizer = try db.makeTokenizer(
+                StopAndSynonymTokenizer.tokenizerDescriptor(arguments: ["the", "--", "ascii"]))
             let tokens = try tokenizer.tokenize(document: "The SEA and the sky")
             #expect(tokens.map(\.token) == ["sea", "ocean", "and", "sky"])
             #expect(tokens.map(\.flags) == [[], .colocated, [], []])

@@ -45,7 +45,8 @@ import Testing
         let recorder = ObservationRecorder<[String]>()
         let cancellable = ValueObservation
             .tracking { db in
-                try String.fetchAll(db, Table("book_ft").select(Column("title")).matching(FTS5Pattern(matchingAnyTokenIn: "mars")))
+                try String.fetchAll(
+                    db, Table("book_ft").select(Column("title")).matching(FTS5Pattern(matchingAnyTokenIn: "mars")))
             }
             .start(in: writer, scheduling: .async(onQueue: ObservationQueue().queue), recorder: recorder)
         try await recorder.waitForValues(count: 1)

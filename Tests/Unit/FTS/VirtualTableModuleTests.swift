@@ -13,7 +13,8 @@ import GRDBLite
             definition.columns
         }
         func database(_ db: Database, didCreate tableName: String, using definition: Definition) throws {
-            try db.execute(sql: "INSERT INTO \(tableName.quotedDatabaseIdentifier)(\(definition.columns[0])) VALUES ('created')")
+            try db.execute(
+                sql: "INSERT INTO \(tableName.quotedDatabaseIdentifier)(\(definition.columns[0])) VALUES ('created')")
         }
     }
 

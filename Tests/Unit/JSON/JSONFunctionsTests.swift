@@ -40,7 +40,9 @@ struct JSONFunctionCase: Sendable, CustomTestStringConvertible {
             Database.jsonReplace(#"{"a":1}"#, ["$.a": 2, "$.b": 3] as KeyValuePairs<String, any SQLExpressible>),
             "JSON_REPLACE(?, ?, ?, ?, ?)", #"{"a":2}"#),
         JSONFunctionCase(
-            Database.jsonSet(#"{"a":1}"#, ["$.a": 2, "$.b": #"{"c":3}"#.databaseValue.asJSON] as KeyValuePairs<String, any SQLExpressible>),
+                Database.jsonSet(
+                    #"{"a":1}"#,
+                    ["$.a": 2, "$.b": #"{"c":3}"#.databaseValue.asJSON] as KeyValuePairs<String, any SQLExpressible>),
             "JSON_SET(?, ?, ?, ?, \(jsonParser)(?))", #"{"a":2,"b":{"c":3}}"#),
         JSONFunctionCase(
             Database.jsonObject(["a": 1, "b": Database.jsonArray([2])] as KeyValuePairs<String, any SQLExpressible>),

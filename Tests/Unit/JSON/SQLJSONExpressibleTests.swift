@@ -13,7 +13,8 @@ private typealias Player = JSONFixtures.Player
             #expect(JSONColumn(CodingKeys.address).name == "address_json")
             // Plain SQL on its own; parsed by JSON-building functions (with
             // JSONB since SQLite 3.45).
-            #expect(try evaluate(db, Database.jsonArray([column, Column("info")] as [any SQLExpressible]), from: "t").sql
+            #expect(
+                try evaluate(db, Database.jsonArray([column, Column("info")] as [any SQLExpressible]), from: "t").sql
                 == #"SELECT JSON_ARRAY(\#(jsonParser)("info"), "info") FROM t"#)
         }
     }

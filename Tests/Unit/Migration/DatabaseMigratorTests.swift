@@ -7,9 +7,12 @@ private struct MigrationError: Error, Equatable { }
 /// Everything in the main schema and the tables' content, to compare a
 /// database before and after a failed migration.
 private func snapshot(_ db: Database) throws -> [String] {
-    var lines = try String.fetchAll(db, sql: "SELECT type || ' ' || name || ' ' || IFNULL(sql, '') FROM sqlite_master ORDER BY name")
+    var lines = try String.fetchAll(
+        db, sql: "SELECT type || ' ' || name || ' ' || IFNULL(sql, '') FROM sqlite_master ORDER BY name")
     for table in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name") {
-        lines += try Row.fetchAll(db, sql: "SELECT * FROM \(table.quotedDatabaseIdentifier) ORDER BY rowid").map { "\(table): \($0)" }
+        lines += try Row.fetchAll(db, sql: "SELECT * FROM \(table.quotedDatabaseIdentifier) ORDER BY rowid").map {
+            "\(table): \($0)"
+        }
     }
     return lines
 }
@@ -58,7 +61,9 @@ private func snapshot(_ db: Database) throws -> [String] {
         try dbQueue.read { db throws in
             #expect(try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'grdb_migrations'")
                 == "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
-            #expect(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY rowid") == ["a", "b", "c"])
+            #expect(
+                try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY rowid") == ["a", "b", "c"]
+            )
         }
     }
 
@@ -220,7 +225,9 @@ private func snapshot(_ db: Database) throws -> [String] {
 
         var migrator = DatabaseMigrator()
         migrator.registerMigration("ab", merging: ["a", "b", "ab"]) { db, appliedIdentifiers in
-            try db.execute(sql: "INSERT INTO log VALUES (?)", arguments: ["ab after " + appliedIdentifiers.sorted().joined(separator: ",")])
+            try db.execute(
+                sql: "INSERT INTO log VALUES (?)",
+                arguments: ["ab after " + appliedIdentifiers.sorted().joined(separator: ",")])
         }
         try migrator.migrate(dbQueue)
         #expect(try log(dbQueue) == ["a", "ab after a"])
@@ -279,7 +286,8 @@ private func snapshot(_ db: Database) throws -> [String] {
                 t.autoIncrementedPrimaryKey("id")
                 t.belongsTo("author", onDelete: .cascade).notNull()
             }
-            try db.execute(sql: "INSERT INTO author (id, name) VALUES (1, 'Melville'); INSERT INTO book (authorId) VALUES (1)")
+            try db.execute(
+                sql: "INSERT INTO author (id, name) VALUES (1, 'Melville'); INSERT INTO book (authorId) VALUES (1)")
         }
         return migrator
     }
@@ -323,7 +331,9 @@ private func snapshot(_ db: Database) throws -> [String] {
             try migrator.migrate(dbQueue)
         }
         #expect(error?.extendedResultCode == .SQLITE_CONSTRAINT_FOREIGNKEY)
-        #expect(error?.message == "FOREIGN KEY constraint violation - from book(authorId) to author(id), in [id:2 authorId:42]")
+        #expect(
+            error?.message
+                == "FOREIGN KEY constraint violation - from book(authorId) to author(id), in [id:2 authorId:42]")
         #expect(try dbQueue.read(snapshot) == before)
         #expect(try foreignKeysAreEnabled(dbQueue))
         #expect(try dbQueue.read { try migrator.appliedMigrations($0) } == ["library"])

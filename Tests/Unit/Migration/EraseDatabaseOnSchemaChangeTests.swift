@@ -7,7 +7,9 @@ import TestSupport
 @Suite struct EraseDatabaseOnSchemaChangeTests {
     /// A migrator whose "createPlayer" migration creates `columns`, and
     /// inserts nothing.
-    private func migrator(columns: [String], identifier: String = "createPlayer", erase: Bool = true) -> DatabaseMigrator {
+    private func migrator(columns: [String], identifier: String = "createPlayer", erase: Bool = true)
+        -> DatabaseMigrator
+    {
         var migrator = DatabaseMigrator()
         migrator.eraseDatabaseOnSchemaChange = erase
         migrator.registerMigration(identifier) { db in

@@ -94,7 +94,9 @@ import Testing
         let observation = ValueObservation.tracking(countT).handleEvents(didReceiveValue: reduced.onChange)
         let scheduler = CountingScheduler()
         var values: [Int] = []
-        for try await value in observation.values(in: writer, scheduling: scheduler, bufferingPolicy: .bufferingNewest(1)) {
+        for try await value in observation.values(
+            in: writer, scheduling: scheduler, bufferingPolicy: .bufferingNewest(1))
+        {
             values.append(value)
             if value == 0 {
                 // Three values are produced while the loop does not iterate:

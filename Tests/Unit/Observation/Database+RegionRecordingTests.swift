@@ -13,7 +13,9 @@ import Testing
         let regions = ObservationRecorder<String>()
         let cancellable = ValueObservation.trackingConstantRegion(fetch)
             .handleEvents(willTrackRegion: { regions.onChange("\($0)") })
-            .start(in: dbQueue, scheduling: .async(onQueue: ObservationQueue().queue), onError: { _ in }, onChange: { _ in })
+            .start(
+                in: dbQueue, scheduling: .async(onQueue: ObservationQueue().queue), onError: { _ in },
+                onChange: { _ in })
         defer { cancellable.cancel() }
         return try await regions.waitForValues(count: 1)[0]
     }
@@ -96,7 +98,9 @@ import Testing
         let names = ObservationRecorder<String?>()
         let cancellable = ValueObservation
             .trackingConstantRegion { db in try String.fetchOne(db, TeamRecord.filter(key: 1).select(Column("name"))) }
-            .start(in: dbQueue, scheduling: .async(onQueue: ObservationQueue().queue), onError: { _ in }, onChange: { names.onChange($0) })
+            .start(
+                in: dbQueue, scheduling: .async(onQueue: ObservationQueue().queue), onError: { _ in },
+                onChange: { names.onChange($0) })
         defer { cancellable.cancel() }
         #expect(try await names.waitForValues(count: 1) == ["red"])
         // A fetch after the change of team 2 would notify "red" again

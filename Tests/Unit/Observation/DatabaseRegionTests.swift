@@ -18,7 +18,8 @@ import Testing
         region.formUnion(DatabaseRegion(table: "PLAYER", columns: ["name"]))
         region.formUnion(DatabaseRegion(table: "team"))
         #expect(region.description == "player(name,score),team(*)")
-        #expect(region == DatabaseRegion(table: "team").union(DatabaseRegion(table: "player", columns: ["Name", "score"])))
+        #expect(
+            region == DatabaseRegion(table: "team").union(DatabaseRegion(table: "player", columns: ["Name", "score"])))
         #expect(region.union(DatabaseRegion(table: "player")).description == "player(*),team(*)")
         #expect(region.union(.fullDatabase) == .fullDatabase)
         #expect(DatabaseRegion().union(region) == region)
@@ -34,7 +35,9 @@ import Testing
         #expect(!scores.isModified(byEventsOfKind: .insert(tableName: "team")))
         #expect(DatabaseRegion.fullDatabase.isModified(byEventsOfKind: .insert(tableName: "team")))
         #expect(!DatabaseRegion().isModified(byEventsOfKind: .insert(tableName: "team")))
-        #expect(DatabaseRegion(table: "player").isModified(byEventsOfKind: .update(tableName: "player", columnNames: ["x"])))
+        #expect(
+            DatabaseRegion(table: "player").isModified(byEventsOfKind: .update(tableName: "player", columnNames: ["x"]))
+        )
     }
 
     @Test func isModifiedByEvent() throws {
@@ -42,7 +45,9 @@ import Testing
             let region: DatabaseRegion
             var modifications: [Bool] = []
             init(region: DatabaseRegion) { self.region = region }
-            func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { region.isModified(byEventsOfKind: eventKind) }
+            func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool {
+                region.isModified(byEventsOfKind: eventKind)
+            }
             func databaseDidChange(with event: DatabaseEvent) { modifications.append(region.isModified(by: event)) }
             func databaseDidCommit(_ db: Database) { }
             func databaseDidRollback(_ db: Database) { }

@@ -82,7 +82,10 @@ import Testing
                 required: Table("team").hasMany(Table("player")).select(Column("score"))),
              "player(score,teamId),team(id,name)", ["didChange", "willCommit", "didCommit"]),
             (SQLRequest<Row>(sql: "SELECT COUNT(*) FROM team"), "team(*)", ["willCommit", "didCommit"]),
-            (SQLRequest<Row>(sql: "SELECT COUNT(*) FROM player"), "player(*)", ["didChange", "willCommit", "didCommit"]),
+            (
+                SQLRequest<Row>(sql: "SELECT COUNT(*) FROM player"), "player(*)",
+                ["didChange", "willCommit", "didCommit"]
+            ),
             (SQLRequest<Row>(sql: "SELECT 1"), "empty", ["willCommit", "didCommit"]),
         ]
         for (region, description, expected) in cases {

@@ -21,7 +21,9 @@ import Testing
             didCancel: { log.update { $0.append("cancel") } })
     }
 
-    static func start(_ shared: SharedValueObservation<Int>, _ recorder: ObservationRecorder<Int>) -> AnyDatabaseCancellable {
+    static func start(_ shared: SharedValueObservation<Int>, _ recorder: ObservationRecorder<Int>)
+        -> AnyDatabaseCancellable
+    {
         shared.start(onError: recorder.onError, onChange: recorder.onChange)
     }
 
@@ -30,7 +32,8 @@ import Testing
         let directory = try TemporaryDirectory()
         let writer = try makeObservedDatabase(kind, directory)
         let log = LockedValue<[String]>([])
-        let shared = Self.countObservation(log).shared(in: writer, scheduling: .async(onQueue: ObservationQueue().queue))
+        let shared = Self.countObservation(log).shared(
+            in: writer, scheduling: .async(onQueue: ObservationQueue().queue))
         let first = ObservationRecorder<Int>()
         let cancellable1 = Self.start(shared, first)
         try await first.waitForValue(0)

@@ -103,7 +103,8 @@ import Testing
     @Test func indirectChangesAreFiltered() throws {
         let dbQueue = try makePlayerDatabase()
         try dbQueue.write { db in
-            try db.execute(sql: "INSERT INTO team (id) VALUES (1); INSERT INTO player (id, teamId) VALUES (1, 1), (2, 1)")
+            try db.execute(
+                sql: "INSERT INTO team (id) VALUES (1); INSERT INTO player (id, teamId) VALUES (1, 1), (2, 1)")
         }
         let log = RecordingObserver.Log()
         let playerDeletions = RecordingObserver(name: "player", log: log) { $0 == .delete(tableName: "player") }

@@ -164,7 +164,8 @@ import Testing
             #expect(observer.events == ["didChange insert player 1", "didChange insert player 4"])
             return .commit
         }
-        #expect(observer.events == ["didChange insert player 1", "didChange insert player 4", "willCommit", "didCommit"])
+        #expect(
+            observer.events == ["didChange insert player 1", "didChange insert player 4", "willCommit", "didCommit"])
         #expect(try dbQueue.read { try Int.fetchAll($0, sql: "SELECT id FROM player ORDER BY id") } == [1, 4])
     }
 

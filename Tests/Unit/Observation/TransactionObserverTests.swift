@@ -117,7 +117,9 @@ import Testing
         try dbQueue.writeWithoutTransaction { db throws in
             let id = try Int.fetchOne(db, sql: "INSERT INTO player (id) VALUES (1), (2) RETURNING id")
             #expect(id == 1)
-            #expect(observer.events == ["didChange insert player 1", "didChange insert player 2", "willCommit", "didCommit"])
+            #expect(
+                observer.events == ["didChange insert player 1", "didChange insert player 2", "willCommit", "didCommit"]
+            )
             try db.execute(sql: "INSERT INTO player (id) VALUES (3)")
         }
         #expect(observer.events == [

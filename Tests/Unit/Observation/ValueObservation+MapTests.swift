@@ -30,7 +30,8 @@ import Testing
         let mapped = observation.map { $0 * 10 }
         #expect(mapped.requiresWriteAccess)
         let recorder = ObservationRecorder<Int>()
-        let cancellable = mapped.start(in: dbQueue, scheduling: .async(onQueue: ObservationQueue().queue), recorder: recorder)
+        let cancellable = mapped.start(
+            in: dbQueue, scheduling: .async(onQueue: ObservationQueue().queue), recorder: recorder)
         #expect(try await recorder.waitForValues(count: 1) == [10])
         cancellable.cancel()
     }

@@ -6,7 +6,9 @@ import Testing
 
 /// Where and when each scheduler notifies.
 @Suite struct ValueObservationSchedulerTests {
-    @MainActor @Test(arguments: WriterKind.allCases) func immediateNotifiesTheInitialValueSynchronously(kind: WriterKind) async throws {
+    @MainActor @Test(arguments: WriterKind.allCases) func immediateNotifiesTheInitialValueSynchronously(
+        kind: WriterKind
+    ) async throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let writer = try makeObservedDatabase(kind, dir)

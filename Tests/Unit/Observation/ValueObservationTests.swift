@@ -52,7 +52,9 @@ import Testing
         cancellable.cancel()
     }
 
-    @Test(arguments: WriterKind.allCases) func rolledBackAndUncommittedStatesAreNeverNotified(kind: WriterKind) async throws {
+    @Test(arguments: WriterKind.allCases) func rolledBackAndUncommittedStatesAreNeverNotified(kind: WriterKind)
+        async throws
+    {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let writer = try makeObservedDatabase(kind, dir)
@@ -137,7 +139,8 @@ import Testing
     }
 
     /// `trackingConstantRegion` keeps the region of the first fetch.
-    @Test(arguments: WriterKind.allCases) func trackingConstantRegionKeepsTheFirstRegion(kind: WriterKind) async throws {
+    @Test(arguments: WriterKind.allCases) func trackingConstantRegionKeepsTheFirstRegion(kind: WriterKind) async throws
+    {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let writer = try makeFlagDatabase(kind, dir)
@@ -263,7 +266,8 @@ import Testing
             return try countT(db)
         }
         observation.requiresWriteAccess = true
-        let cancellable = observation.start(in: writer, scheduling: .async(onQueue: ObservationQueue().queue), recorder: recorder)
+        let cancellable = observation.start(
+            in: writer, scheduling: .async(onQueue: ObservationQueue().queue), recorder: recorder)
         try await recorder.waitForValues(count: 1)
         try insertT(writer)
         #expect(try await recorder.waitForValues(count: 2) == [0, 1])
@@ -448,7 +452,9 @@ import Testing
         let writer = try makeObservedDatabase(kind, dir)
         let recorder = ObservationRecorder<Int>()
         let cancellable = ValueObservation.tracking(countT)
-            .start(in: AnyDatabaseReader(writer), scheduling: .async(onQueue: ObservationQueue().queue), recorder: recorder)
+            .start(
+                in: AnyDatabaseReader(writer), scheduling: .async(onQueue: ObservationQueue().queue), recorder: recorder
+            )
         try await recorder.waitForValues(count: 1)
         try insertT(writer)
         #expect(try await recorder.waitForValues(count: 2) == [0, 1])
@@ -473,7 +479,9 @@ import Testing
                 // The second fetch (after the first insert) waits.
                 if fetches.update({ $0 += 1; return $0 }) == 2 {
                     fetchStarted.signal()
-                    if releaseFetch.wait(timeout: .now() + stepTimeout) == .timedOut { throw StepFailure("not released") }
+                    if releaseFetch.wait(timeout: .now() + stepTimeout) == .timedOut {
+                        throw StepFailure("not released")
+                    }
                 }
                 return count
             }
@@ -517,7 +525,8 @@ import Testing
                     } else {
                         let recorder = ObservationRecorder<Int>()
                         let cancellable = observation.removeDuplicates()
-                            .start(in: writer, scheduling: .async(onQueue: ObservationQueue().queue), recorder: recorder)
+                            .start(
+                                in: writer, scheduling: .async(onQueue: ObservationQueue().queue), recorder: recorder)
                         values = try await recorder.waitForValue(commits)
                         cancellable.cancel()
                     }

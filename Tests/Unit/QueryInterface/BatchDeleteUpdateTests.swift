@@ -70,23 +70,36 @@ private struct ReplacingPlayer: TableRecord, MutablePersistableRecord, Encodable
     @Test func deleteAllGroupedByAUniqueKey() throws {
         try dbQueue.write { db throws in
             var count = 0
-            var sql = try recordedSQL(db) { count = try Player.filter { $0.score > 500 }.groupByPrimaryKey().deleteAll(db) }
-            #expect(sql == [#"DELETE FROM "player" WHERE "id" IN (SELECT "id" FROM "player" WHERE "score" > ? GROUP BY "id")"#])
+            var sql = try recordedSQL(db) {
+                count = try Player.filter { $0.score > 500 }.groupByPrimaryKey().deleteAll(db)
+            }
+            #expect(
+                sql == [
+                    #"DELETE FROM "player" WHERE "id" IN (SELECT "id" FROM "player" WHERE "score" > ? GROUP BY "id")"#
+                ])
             #expect(count == 2)
             #expect(try Player.selectID().fetchAll(db) == [1, 3, 4])
 
-            sql = try recordedSQL(db) { count = try Player.all().group(-Column("id")).having(Column("id") < 3).deleteAll(db) }
-            #expect(sql == [#"DELETE FROM "player" WHERE "id" IN (SELECT "id" FROM "player" GROUP BY -"id" HAVING "id" < ?)"#])
+            sql = try recordedSQL(db) {
+                count = try Player.all().group(-Column("id")).having(Column("id") < 3).deleteAll(db)
+            }
+            #expect(
+                sql == [
+                    #"DELETE FROM "player" WHERE "id" IN (SELECT "id" FROM "player" GROUP BY -"id" HAVING "id" < ?)"#
+                ])
             #expect(count == 1)
 
             // A unique index; the rowid of a table whose primary key is not.
             sql = try recordedSQL(db) { count = try Player.all().group(Column("name"), Column("team")).deleteAll(db) }
-            #expect(sql.last == #"DELETE FROM "player" WHERE "id" IN (SELECT "id" FROM "player" GROUP BY "name", "team")"#)
+            #expect(
+                sql.last == #"DELETE FROM "player" WHERE "id" IN (SELECT "id" FROM "player" GROUP BY "name", "team")"#)
             #expect(count == 2)
             try db.execute(sql: "CREATE TABLE passport (country TEXT, citizen INTEGER, PRIMARY KEY (country, citizen))")
             try db.execute(sql: "INSERT INTO passport VALUES ('fr', 1), ('fr', 2)")
             sql = try recordedSQL(db) { count = try Table("passport").all().group(Column.rowID).deleteAll(db) }
-            #expect(sql.last == #"DELETE FROM "passport" WHERE "rowid" IN (SELECT "rowid" FROM "passport" GROUP BY "rowid")"#)
+            #expect(
+                sql.last
+                    == #"DELETE FROM "passport" WHERE "rowid" IN (SELECT "rowid" FROM "passport" GROUP BY "rowid")"#)
             #expect(count == 2)
         }
     }
@@ -156,7 +169,9 @@ private struct ReplacingPlayer: TableRecord, MutablePersistableRecord, Encodable
     @Test func updateSeveralColumns() throws {
         try dbQueue.write { db throws in
             let sql = try recordedSQL(db) {
-                try Player.filter(key: 4).updateAll(db) { [$0.score *= 2, $0.team.set(to: nil), $0.name.set(to: "Dave")] }
+                try Player.filter(key: 4).updateAll(db) {
+                    [$0.score *= 2, $0.team.set(to: nil), $0.name.set(to: "Dave")]
+                }
             }
             #expect(sql == [#"UPDATE "player" SET "score" = "score" * ?, "team" = ?, "name" = ? WHERE "id" = ?"#])
             #expect(try Player.find(db, key: 4) == Player(id: 4, name: "Dave", score: 1000, team: nil))
@@ -201,7 +216,10 @@ private struct ReplacingPlayer: TableRecord, MutablePersistableRecord, Encodable
             var count = 0
             let request = Player.filter { $0.team == "red" }.group(Column.rowID)
             let sql = try recordedSQL(db) { count = try request.updateAll(db, Column("score").set(to: 7)) }
-            #expect(sql == [#"UPDATE "player" SET "score" = ? WHERE "id" IN (SELECT "id" FROM "player" WHERE "team" = ? GROUP BY "rowid")"#])
+            #expect(
+                sql == [
+                    #"UPDATE "player" SET "score" = ? WHERE "id" IN (SELECT "id" FROM "player" WHERE "team" = ? GROUP BY "rowid")"#
+                ])
             #expect(count == 2)
             #expect(try Player.filter { $0.score == 7 }.selectID().fetchAll(db) == [1, 3])
         }

@@ -48,7 +48,9 @@ private struct Answer: Decodable, FetchableRecord, Equatable {
             #expect(arguments == ["O'Brien", 1])
 
             let literal = CommonTableExpression(named: "cte", columns: ["a", "b"], literal: "SELECT \(1), \(2)")
-            #expect(try sqlAndArguments(db, literal.all().with(literal)).sql == #"WITH "cte"("a", "b") AS (SELECT ?, ?) SELECT * FROM "cte""#)
+            #expect(
+                try sqlAndArguments(db, literal.all().with(literal)).sql
+                    == #"WITH "cte"("a", "b") AS (SELECT ?, ?) SELECT * FROM "cte""#)
             #expect(try Row.fetchOne(db, literal.all().with(literal)) == ["a": 1, "b": 2])
 
             // The last expression of a name wins.

@@ -76,7 +76,8 @@ private struct Phone: Codable, FetchableRecord, PersistableRecord, Equatable {
     @Test func excludedValuesAndUpdateStrategy() throws {
         try dbQueue.write { db throws in
             let phone = Phone(name: "Alice", number: "704-555-1212")
-            let upserted = try phone.upsertAndFetch(db, onConflict: ["name"], updating: .noColumnUnlessSpecified) { excluded in
+            let upserted = try phone.upsertAndFetch(db, onConflict: ["name"], updating: .noColumnUnlessSpecified) {
+                excluded in
                 [Column("number").set(to: excluded["number"])]
             }
             #expect(upserted == Phone(name: "Alice", number: "704-555-1212"))
@@ -86,7 +87,8 @@ private struct Phone: Codable, FetchableRecord, PersistableRecord, Equatable {
                 """)
 
             // No assignment, and no column overwritten: the row is kept.
-            let kept = try Phone(name: "Alice", number: "ignored").upsertAndFetch(db, updating: .noColumnUnlessSpecified)
+            let kept = try Phone(name: "Alice", number: "ignored").upsertAndFetch(
+                db, updating: .noColumnUnlessSpecified)
             #expect(kept == upserted)
             #expect(try Phone.fetchAll(db) == [upserted])
             // By default, other columns are overwritten.

@@ -124,16 +124,22 @@ private struct Team: TableRecord {
 
     @Test func updateAndFetchStatement() throws {
         try dbQueue.write { db throws in
-            var statement = try Player.filter(key: 1).updateAndFetchStatement(db, [Column("score") += 1], selection: [Column("score")])
+            var statement = try Player.filter(key: 1).updateAndFetchStatement(
+                db, [Column("score") += 1], selection: [Column("score")])
             #expect(statement.sql == #"UPDATE "player" SET "score" = "score" + ? WHERE "id" = ? RETURNING "score""#)
             #expect(statement.arguments == [1, 1])
             #expect(try Int.fetchAll(statement) == [101])
 
-            statement = try Player.all().updateAndFetchStatement(db) { [$0.score.set(to: 0)] } select: { [$0.id, $0.team] }
+            statement = try Player.all().updateAndFetchStatement(db) {
+                [$0.score.set(to: 0)]
+            } select: {
+                [$0.id, $0.team]
+            }
             #expect(statement.sql == #"UPDATE "player" SET "score" = ? RETURNING "id", "team""#)
             #expect(statement.columnNames == ["id", "team"])
 
-            statement = try Player.all().updateAndFetchStatement(db, onConflict: .ignore, [Column("name").set(to: "Arthur")], selection: [.allColumns])
+            statement = try Player.all().updateAndFetchStatement(
+                db, onConflict: .ignore, [Column("name").set(to: "Arthur")], selection: [.allColumns])
             #expect(statement.sql == #"UPDATE OR IGNORE "player" SET "name" = ? RETURNING *"#)
             // Only the row that already had the name is updated.
             #expect(try Player.fetchAll(statement) == [Player(id: 1, name: "Arthur", score: 101, team: "red")])

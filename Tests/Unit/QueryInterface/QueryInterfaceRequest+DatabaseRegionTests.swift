@@ -18,8 +18,11 @@ private typealias Player = QueryInterfaceFixtures.Player
     @Test func requestsFilteredByRowIDAreNarrowedToTheirRows() throws {
         #expect(try region(Player.filter(key: 1)) == "player(id,name,score,team)[1]")
         #expect(try region(Player.filter(id: 1).filter { $0.score > 0 }) == "player(id,name,score,team)[1]")
-        #expect(try region(Player.filter(Column.rowID == 2 || [3, 4].contains(Column("id")))) == "player(id,name,score,team)[2,3,4]")
-        #expect(try region(Player.filter(keys: [1, 2, 3]).filter(Column("oid") == 2)) == "player(id,name,score,team)[2]")
+        #expect(
+            try region(Player.filter(Column.rowID == 2 || [3, 4].contains(Column("id"))))
+                == "player(id,name,score,team)[2,3,4]")
+        #expect(
+            try region(Player.filter(keys: [1, 2, 3]).filter(Column("oid") == 2)) == "player(id,name,score,team)[2]")
         #expect(try region(Player.filter(key: 1).select(\.name)) == "player(id,name)[1]")
     }
 
@@ -47,7 +50,8 @@ private typealias Player = QueryInterfaceFixtures.Player
 
     @Test func prefetchedAssociationsArePartOfTheRegion() throws {
         try dbQueue.write { db throws in
-            try db.execute(sql: "CREATE TABLE award (id INTEGER PRIMARY KEY, playerId INTEGER REFERENCES player(id), name TEXT)")
+            try db.execute(
+                sql: "CREATE TABLE award (id INTEGER PRIMARY KEY, playerId INTEGER REFERENCES player(id), name TEXT)")
         }
         struct Award: TableRecord { }
         let awards = Player.hasMany(Award.self)
@@ -61,11 +65,16 @@ private typealias Player = QueryInterfaceFixtures.Player
             }
             #expect(try regions(Player.including(all: awards)) == [all, all])
             // The pivot column is part of it.
-            #expect(try regions(Player.including(all: awards.select(Column("name")))) == Array(repeating: "award(name,playerId),player(id,name,score,team)", count: 2))
-            #expect(try regions(Player.filter(key: 1).including(all: awards)) == Array(repeating: all + "[1]", count: 2))
+            #expect(
+                try regions(Player.including(all: awards.select(Column("name"))))
+                    == Array(repeating: "award(name,playerId),player(id,name,score,team)", count: 2))
+            #expect(
+                try regions(Player.filter(key: 1).including(all: awards)) == Array(repeating: all + "[1]", count: 2))
             // Nothing to prefetch: no prefetched table.
             #expect(try regions(Player.none().including(all: awards)) == ["empty", "empty"])
-            #expect(try regions(Player.including(all: awards.none())) == Array(repeating: "player(id,name,score,team)", count: 2))
+            #expect(
+                try regions(Player.including(all: awards.none()))
+                    == Array(repeating: "player(id,name,score,team)", count: 2))
             // A raw statement of the same SQL is not narrowed.
             _ = try regions(Player.filter(key: 1))
             let statement = try db.cachedStatement(sql: #"SELECT * FROM "player" WHERE "id" = ?"#)

@@ -35,7 +35,9 @@ private let players = QueryInterfaceFixtures.players
 
     @Test func filtersAreCombinedWithAnd() throws {
         try dbQueue.read { db throws in
-            let request = Player.filter { $0.score > 100 }.filter(Column("team") == "blue").filter { $0.name != "Élodie" }
+            let request = Player.filter { $0.score > 100 }.filter(Column("team") == "blue").filter {
+                $0.name != "Élodie"
+            }
             let (sql, arguments) = try sqlAndArguments(db, request)
             #expect(sql == #"SELECT * FROM "player" WHERE ("score" > ?) AND ("team" = ?) AND ("name" <> ?)"#)
             #expect(arguments == [100, "blue", "Élodie"])
@@ -104,7 +106,10 @@ private let players = QueryInterfaceFixtures.players
 
             let many = Player.filter(keys: [["name": "Arthur"], ["id": 4, "name": "David"], ["name": nil]])
             let (manySQL, manyArguments) = try sqlAndArguments(db, many)
-            #expect(manySQL == #"SELECT * FROM "player" WHERE ("name" = ?) OR (("id" = ?) AND ("name" = ?)) OR ("name" IS NULL)"#)
+            #expect(
+                manySQL
+                    == #"SELECT * FROM "player" WHERE ("name" = ?) OR (("id" = ?) AND ("name" = ?)) OR ("name" IS NULL)"#
+            )
             #expect(manyArguments == ["Arthur", 4, "David"])
             #expect(try many.fetchAll(db).map(\.id) == [1, 4])
 
@@ -129,7 +134,9 @@ private let players = QueryInterfaceFixtures.players
             #expect(try sqlAndArguments(db, byName).sql == #"SELECT * FROM "player" ORDER BY "name""#)
 
             let byScoreThenName = Player.all().order { [$0.score.desc, $0.name] }
-            #expect(try sqlAndArguments(db, byScoreThenName).sql == #"SELECT * FROM "player" ORDER BY "score" DESC, "name""#)
+            #expect(
+                try sqlAndArguments(db, byScoreThenName).sql == #"SELECT * FROM "player" ORDER BY "score" DESC, "name""#
+            )
             #expect(try byScoreThenName.fetchAll(db).map(\.id) == [2, 5, 4, 1, 3])
 
             let variadic = Player.order(Column("team").asc, Column("id").desc)
@@ -137,12 +144,14 @@ private let players = QueryInterfaceFixtures.players
             #expect(try variadic.fetchAll(db).map(\.id) == [4, 5, 2, 3, 1])
 
             let nullsLast = Player.order { $0.score.ascNullsLast }
-            #expect(try sqlAndArguments(db, nullsLast).sql == #"SELECT * FROM "player" ORDER BY "score" ASC NULLS LAST"#)
+            #expect(
+                try sqlAndArguments(db, nullsLast).sql == #"SELECT * FROM "player" ORDER BY "score" ASC NULLS LAST"#)
             #expect(try nullsLast.fetchAll(db).map(\.id).prefix(2) == [1, 4])
             #expect(try nullsLast.fetchAll(db).last?.id == 3)
 
             let nullsFirst = Player.order { $0.score.descNullsFirst }
-            #expect(try sqlAndArguments(db, nullsFirst).sql == #"SELECT * FROM "player" ORDER BY "score" DESC NULLS FIRST"#)
+            #expect(
+                try sqlAndArguments(db, nullsFirst).sql == #"SELECT * FROM "player" ORDER BY "score" DESC NULLS FIRST"#)
             #expect(try nullsFirst.fetchAll(db).first?.id == 3)
 
             // A new ordering replaces the previous one.
@@ -184,7 +193,9 @@ private let players = QueryInterfaceFixtures.players
 
             let stable = Player.order(\.team).withStableOrder()
             #expect(try sqlAndArguments(db, stable).sql == #"SELECT * FROM "player" ORDER BY "team", "id""#)
-            #expect(try sqlAndArguments(db, stable.reversed()).sql == #"SELECT * FROM "player" ORDER BY "team" DESC, "id" DESC"#)
+            #expect(
+                try sqlAndArguments(db, stable.reversed()).sql
+                    == #"SELECT * FROM "player" ORDER BY "team" DESC, "id" DESC"#)
             #expect(try stable.fetchAll(db).map(\.id) == [4, 2, 5, 1, 3])
         }
     }
@@ -247,7 +258,8 @@ private let players = QueryInterfaceFixtures.players
             #expect(try variadic.fetchOne(db) == ["name": "Barbara", "score": 1000])
 
             let sql = Player.select(sql: "name, score * ? AS double", arguments: [2], as: Row.self).filter(key: 1)
-            #expect(try sqlAndArguments(db, sql).sql == #"SELECT name, score * ? AS double FROM "player" WHERE "id" = ?"#)
+            #expect(
+                try sqlAndArguments(db, sql).sql == #"SELECT name, score * ? AS double FROM "player" WHERE "id" = ?"#)
             #expect(try sql.fetchOne(db) == ["name": "Arthur", "double": 200])
 
             let literal = Player.select(literal: "\(Column("score")) + \(1)", as: Int.self).filter(key: 1)
@@ -281,12 +293,16 @@ private let players = QueryInterfaceFixtures.players
     @Test func annotated() throws {
         try dbQueue.read { db throws in
             let request = Player.annotated { ($0.score * 2).forKey("double") }.filter(key: 1)
-            #expect(try sqlAndArguments(db, request).sql == #"SELECT *, "score" * ? AS "double" FROM "player" WHERE "id" = ?"#)
+            #expect(
+                try sqlAndArguments(db, request).sql
+                    == #"SELECT *, "score" * ? AS "double" FROM "player" WHERE "id" = ?"#)
             let row = try #require(try request.asRequest(of: Row.self).fetchOne(db))
             #expect(row["double"] as Int == 200)
             #expect(row["name"] as String == "Arthur")
 
-            let twice = Player.select(\.name).annotated(with: Column("id")).annotated(with: [Column("score").forKey("points")])
+            let twice = Player.select(\.name).annotated(with: Column("id")).annotated(with: [
+                Column("score").forKey("points")
+            ])
             #expect(try sqlAndArguments(db, twice).sql == #"SELECT "name", "id", "score" AS "points" FROM "player""#)
         }
     }
@@ -307,7 +323,9 @@ private let players = QueryInterfaceFixtures.players
                 .group(\.team)
                 .having(count(Column("id")) > 1)
                 .order(\.team)
-                .select([Column("team"), count(Column("id")).forKey("n"), max(Column("score")).forKey("best")], as: Row.self)
+                .select(
+                    [Column("team"), count(Column("id")).forKey("n"), max(Column("score")).forKey("best")], as: Row.self
+                )
             let (sql, arguments) = try sqlAndArguments(db, request)
             #expect(sql == #"""
                 SELECT "team", COUNT("id") AS "n", MAX("score") AS "best" FROM "player" \#
@@ -327,8 +345,11 @@ private let players = QueryInterfaceFixtures.players
                 == #"SELECT "team" FROM "player" GROUP BY "team" HAVING (SUM("score") > ?) AND (COUNT(*) > ?)"#)
             #expect(try havings.fetchAll(db) == ["blue"])
 
-            let bySQL = Player.select(\.team, as: String?.self).group(sql: "team").having(literal: "\(Column("team")) IS NULL")
-            #expect(try sqlAndArguments(db, bySQL).sql == #"SELECT "team" FROM "player" GROUP BY team HAVING "team" IS NULL"#)
+            let bySQL = Player.select(\.team, as: String?.self).group(sql: "team").having(
+                literal: "\(Column("team")) IS NULL")
+            #expect(
+                try sqlAndArguments(db, bySQL).sql
+                    == #"SELECT "team" FROM "player" GROUP BY team HAVING "team" IS NULL"#)
             #expect(try bySQL.fetchAll(db) == [nil])
             #expect(try Player.all().groupByPrimaryKey().fetchCount(db) == 5)
         }
@@ -341,7 +362,9 @@ private let players = QueryInterfaceFixtures.players
             func value(_ expression: SQLExpression) throws -> DatabaseValue {
                 try Player.select([expression], as: DatabaseValue.self).fetchOne(db)!
             }
-            #expect(try sqlAndArguments(db, Player.select(count(Column("score")))).sql == #"SELECT COUNT("score") FROM "player""#)
+            #expect(
+                try sqlAndArguments(db, Player.select(count(Column("score")))).sql
+                    == #"SELECT COUNT("score") FROM "player""#)
             #expect(try value(count(Column("score"))) == 4.databaseValue)
             #expect(try value(count(distinct: Column("score"))) == 3.databaseValue)
             #expect(try value(sum(Column("score"))) == 2600.databaseValue)
@@ -378,9 +401,11 @@ private let players = QueryInterfaceFixtures.players
             // As in GRDB: COUNT(DISTINCT ...) does not count NULL.
             #expect(try countSQL(Player.select(\.team).distinct()) == [#"SELECT COUNT(DISTINCT "team") FROM "player""#])
             #expect(try Player.select(\.team).distinct().fetchCount(db) == 2)
-            #expect(try countSQL(Player.select((Column("score") * 2).forKey("double")).distinct().filter { $0.score > 100 })
+            #expect(
+                try countSQL(Player.select((Column("score") * 2).forKey("double")).distinct().filter { $0.score > 100 })
                 == [#"SELECT COUNT(DISTINCT "score" * ?) FROM "player" WHERE "score" > ?"#])
-            #expect(try countSQL(Player.all().distinct()) == [#"SELECT COUNT(*) FROM (SELECT DISTINCT * FROM "player")"#])
+            #expect(
+                try countSQL(Player.all().distinct()) == [#"SELECT COUNT(*) FROM (SELECT DISTINCT * FROM "player")"#])
             #expect(try countSQL(Player.select(Column("score").forKey("s")).filter(sql: "s > 500"))
                 == [#"SELECT COUNT(*) FROM (SELECT "score" AS "s" FROM "player" WHERE s > 500)"#])
 
@@ -398,13 +423,19 @@ private let players = QueryInterfaceFixtures.players
                 try sqlAndArguments(db, request, singleResult: true).sql
             }
             #expect(try singleSQL(Player.all()) == #"SELECT * FROM "player" LIMIT 1"#)
-            #expect(try singleSQL(Player.filter { $0.team == "red" }) == #"SELECT * FROM "player" WHERE "team" = ? LIMIT 1"#)
+            #expect(
+                try singleSQL(Player.filter { $0.team == "red" }) == #"SELECT * FROM "player" WHERE "team" = ? LIMIT 1"#
+            )
             // Primary key, unique index, aggregate: one row at most.
             #expect(try singleSQL(Player.filter(key: 1)) == #"SELECT * FROM "player" WHERE "id" = ?"#)
-            #expect(try singleSQL(Player.filter { $0.id == 1 && $0.score > 0 }) == #"SELECT * FROM "player" WHERE ("id" = ?) AND ("score" > ?)"#)
+            #expect(
+                try singleSQL(Player.filter { $0.id == 1 && $0.score > 0 })
+                    == #"SELECT * FROM "player" WHERE ("id" = ?) AND ("score" > ?)"#)
             #expect(try singleSQL(Player.filter { $0.name == "Arthur" }) == #"SELECT * FROM "player" WHERE "name" = ?"#)
             #expect(try singleSQL(Player.select(max(Column("score")))) == #"SELECT MAX("score") FROM "player""#)
-            #expect(try singleSQL(Player.select(max(Column("score"))).group(\.team)) == #"SELECT MAX("score") FROM "player" GROUP BY "team" LIMIT 1"#)
+            #expect(
+                try singleSQL(Player.select(max(Column("score"))).group(\.team))
+                    == #"SELECT MAX("score") FROM "player" GROUP BY "team" LIMIT 1"#)
             // An explicit limit is kept.
             #expect(try singleSQL(Player.limit(3, offset: 1)) == #"SELECT * FROM "player" LIMIT ? OFFSET ?"#)
 
@@ -521,7 +552,10 @@ private let players = QueryInterfaceFixtures.players
             let blueIDs = Player.filter { $0.team == "blue" }.select(\.id)
             let inBlue = Player.filter { blueIDs.contains($0.id) }.order(\.id)
             let (sql, arguments) = try sqlAndArguments(db, inBlue)
-            #expect(sql == #"SELECT * FROM "player" WHERE "id" IN (SELECT "id" FROM "player" WHERE "team" = ?) ORDER BY "id""#)
+            #expect(
+                sql
+                    == #"SELECT * FROM "player" WHERE "id" IN (SELECT "id" FROM "player" WHERE "team" = ?) ORDER BY "id""#
+            )
             #expect(arguments == ["blue"])
             #expect(try inBlue.fetchAll(db).map(\.id) == [2, 5])
 
@@ -530,7 +564,9 @@ private let players = QueryInterfaceFixtures.players
 
             let sqlSubquery = SQLRequest<Int64>(sql: "SELECT id FROM player WHERE score < ?", arguments: [600])
             let small = Player.filter { sqlSubquery.contains($0.id) }.order(\.id)
-            #expect(try sqlAndArguments(db, small).sql == #"SELECT * FROM "player" WHERE "id" IN (SELECT id FROM player WHERE score < ?) ORDER BY "id""#)
+            #expect(
+                try sqlAndArguments(db, small).sql
+                    == #"SELECT * FROM "player" WHERE "id" IN (SELECT id FROM player WHERE score < ?) ORDER BY "id""#)
             #expect(try small.fetchAll(db).map(\.id) == [1, 4])
 
             let exists = Player.filter(Player.filter { $0.score > 900 }.exists())
@@ -540,7 +576,9 @@ private let players = QueryInterfaceFixtures.players
             #expect(try Player.filter(!Player.filter { $0.score > 900 }.exists()).fetchCount(db) == 0)
 
             // A subquery as a selected value
-            let withMax = Player.select([Column("name"), Player.select(max(Column("score"))).forKey("best")], as: Row.self).filter(key: 1)
+            let withMax = Player.select(
+                [Column("name"), Player.select(max(Column("score"))).forKey("best")], as: Row.self
+            ).filter(key: 1)
             #expect(try withMax.fetchOne(db) == ["name": "Arthur", "best": 1000])
         }
     }

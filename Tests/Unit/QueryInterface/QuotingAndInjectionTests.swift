@@ -81,8 +81,12 @@ private typealias Player = QueryInterfaceFixtures.Player
                 try Player.select(column).filter(column == 1).fetchAll(db)
             }
             #expect(error.resultCode == .SQLITE_ERROR)
-            #expect(error.message == noSuchColumnMessage(#"name" FROM player; DELETE FROM player; --"#, doubleQuoted: true))
-            #expect(error.sql == #"SELECT "name"" FROM player; DELETE FROM player; --" FROM "player" WHERE "name"" FROM player; DELETE FROM player; --" = ?"#)
+            #expect(
+                error.message == noSuchColumnMessage(#"name" FROM player; DELETE FROM player; --"#, doubleQuoted: true))
+            #expect(
+                error.sql
+                    == #"SELECT "name"" FROM player; DELETE FROM player; --" FROM "player" WHERE "name"" FROM player; DELETE FROM player; --" = ?"#
+            )
 
             #expect(throws: DatabaseError.self) {
                 try Table(#"player"; DROP TABLE player; --"#).fetchCount(db)
@@ -93,7 +97,8 @@ private typealias Player = QueryInterfaceFixtures.Player
             #expect(try Player.fetchCount(db) == 5)
 
             // Names of selected expressions are quoted too.
-            let row = try #require(try Player.select(Column("id").forKey("x\" FROM player; --"), as: Row.self).filter(key: 1).fetchOne(db))
+            let row = try #require(
+                try Player.select(Column("id").forKey("x\" FROM player; --"), as: Row.self).filter(key: 1).fetchOne(db))
             #expect(row == ["x\" FROM player; --": 1])
         }
     }

@@ -125,7 +125,10 @@ private struct Country: FetchableRecord, TableRecord {
             let authors: [(String, String?, [(String, Book.Kind)])] = [
                 ("Miguel de Cervantes", "ES", [("Don Quixote", .novel)]),
                 ("émile Zola", "FR", [("Germinal", .novel), ("J'accuse…!", .essay)]),
-                ("Victor Hugo", "FR", [("les Misérables", .novel), ("Hernani", .theater), ("Les Contemplations", .poetry)]),
+                (
+                    "Victor Hugo", "FR",
+                    [("les Misérables", .novel), ("Hernani", .theater), ("Les Contemplations", .poetry)]
+                ),
                 ("Haruki Murakami", "JP", [("Kafka on the Shore", .novel)]),
                 ("Yukio Mishima", "JP", [("The Sound of Waves", .novel)]),
                 ("Federico García Lorca", "ES", [("Bodas de sangre", .theater)]),

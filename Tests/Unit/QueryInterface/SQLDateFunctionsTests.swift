@@ -25,7 +25,8 @@ import Testing
     @Test func julianDayIsAReal() throws {
         let dbQueue = try DatabaseQueue()
         try dbQueue.read { db throws in
-            let day = try SQLRequest<Double>("SELECT \(julianDay("2013-01-01 12:00:00".databaseValue, .day(1)))").fetchOne(db)
+            let day = try SQLRequest<Double>("SELECT \(julianDay("2013-01-01 12:00:00".databaseValue, .day(1)))")
+                .fetchOne(db)
             #expect(day == 2_456_295.0)
             let fromDate = try Double.fetchOne(db, julianDay(Column("d")), from: "2000-01-01 12:00:00")
             #expect(fromDate == 2_451_545.0)

@@ -50,7 +50,8 @@ private let team = Player.Columns.team
 
     static var logical: [FilterCase] { [
         FilterCase(score >= 100 && team == "red", #"("score" >= ?) AND ("team" = ?)"#, [100, "red"], ids: [1]),
-        FilterCase(team == "red" || team == "blue", #"("team" = ?) OR ("team" = ?)"#, ["red", "blue"], ids: [1, 2, 3, 5]),
+            FilterCase(
+                team == "red" || team == "blue", #"("team" = ?) OR ("team" = ?)"#, ["red", "blue"], ids: [1, 2, 3, 5]),
         FilterCase(
             score > 0 && team != nil && name != "Élodie",
             #"("score" > ?) AND ("team" IS NOT NULL) AND ("name" <> ?)"#, [0, "Élodie"], ids: [1, 2]),
@@ -158,7 +159,9 @@ private let team = Player.Columns.team
             let parts: [SQLExpression] = [name.sqlExpression, " (".sqlExpression, team ?? "none", ")".sqlExpression]
             let concat = Player.select(parts.joined(operator: .concat), as: String.self)
                 .filter(key: 4)
-            #expect(try sqlAndArguments(db, concat).sql == #"SELECT "name" || ? || IFNULL("team", ?) || ? FROM "player" WHERE "id" = ?"#)
+            #expect(
+                try sqlAndArguments(db, concat).sql
+                    == #"SELECT "name" || ? || IFNULL("team", ?) || ? FROM "player" WHERE "id" = ?"#)
             #expect(try concat.fetchOne(db) == "David (none)")
         }
     }
@@ -178,7 +181,8 @@ private let team = Player.Columns.team
             let weird = DatabaseFunction("my fn", argumentCount: 1, pure: true) { dbValues in dbValues[0] }
             db.add(function: weird)
             let weirdRequest = Player.select({ weird($0.name) }, as: String.self).filter(key: 1)
-            #expect(try sqlAndArguments(db, weirdRequest).sql == #"SELECT "my fn"("name") FROM "player" WHERE "id" = ?"#)
+            #expect(
+                try sqlAndArguments(db, weirdRequest).sql == #"SELECT "my fn"("name") FROM "player" WHERE "id" = ?"#)
             #expect(try weirdRequest.fetchOne(db) == "Arthur")
         }
     }

@@ -30,7 +30,8 @@ private typealias Player = QueryInterfaceFixtures.Player
             let maxScore = Player.select(max(Column("score")))
             let request = SQLRequest<Player>(literal: "SELECT * FROM player WHERE score = (\(maxScore)) AND id > \(1)")
             let statement = try request.makePreparedRequest(db, forSingleResult: false).statement
-            #expect(statement.sql == #"SELECT * FROM player WHERE score = (SELECT MAX("score") FROM "player") AND id > ?"#)
+            #expect(
+                statement.sql == #"SELECT * FROM player WHERE score = (SELECT MAX("score") FROM "player") AND id > ?"#)
             #expect(try request.fetchAll(db).map(\.id) == [2, 5])
             let sqlSubquery: SQLRequest<Int> = "SELECT id FROM player WHERE score > \(500)"
             let outer = SQLRequest<Int>(literal: "SELECT COUNT(*) FROM (\(sqlSubquery))")
@@ -42,20 +43,23 @@ private typealias Player = QueryInterfaceFixtures.Player
 
     @Test func interpolatedSelectionsAndRowID() throws {
         try dbQueue.read { db throws in
-            let request = SQLRequest<Row>(literal: "SELECT \(AllColumns()), \(Column.rowID) FROM player WHERE \(Column("id")) = \(1)")
+            let request = SQLRequest<Row>(
+                literal: "SELECT \(AllColumns()), \(Column.rowID) FROM player WHERE \(Column("id")) = \(1)")
             #expect(try request.makePreparedRequest(db, forSingleResult: false).statement.sql
                 == #"SELECT *, "rowid" FROM player WHERE "id" = ?"#)
             let existential: any SQLSelectable = AllColumns()
             #expect(try SQL("SELECT \(existential) FROM player").build(db).sql == "SELECT * FROM player")
             // `.rowID` as an implicit member.
-            #expect(try Player.select(.rowID, as: Int64.self).filter(Column.rowID > 3).order(.rowID).fetchAll(db) == [4, 5])
+            #expect(
+                try Player.select(.rowID, as: Int64.self).filter(Column.rowID > 3).order(.rowID).fetchAll(db) == [4, 5])
         }
     }
 
     @Test func literal() throws {
         try dbQueue.read { db throws in
             let name = "O'Brien' OR 1=1 --"
-            let request = SQLRequest<Player>(literal: "SELECT * FROM player WHERE name = \(name) OR \(Column("id")) = \(1)")
+            let request = SQLRequest<Player>(
+                literal: "SELECT * FROM player WHERE name = \(name) OR \(Column("id")) = \(1)")
             let statement = try request.makePreparedRequest(db, forSingleResult: false).statement
             #expect(statement.sql == #"SELECT * FROM player WHERE name = ? OR "id" = ?"#)
             #expect(statement.arguments == [name, 1])

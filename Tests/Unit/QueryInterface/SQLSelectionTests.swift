@@ -73,7 +73,8 @@ private typealias Player = QueryInterfaceFixtures.Player
     @Test func castExpressions() throws {
         try dbQueue.read { db throws in
             let request = Player.select(cast(Column("score"), as: .text)).filter(Column("id") == 1)
-            #expect(try sqlAndArguments(db, request).sql == #"SELECT CAST("score" AS TEXT) FROM "player" WHERE "id" = ?"#)
+            #expect(
+                try sqlAndArguments(db, request).sql == #"SELECT CAST("score" AS TEXT) FROM "player" WHERE "id" = ?"#)
             #expect(try String.fetchOne(db, request) == "100")
             let aggregate = Player.select(cast(max(Column("score")), as: .real))
             #expect(try Double.fetchOne(db, aggregate) == 1000.0)

@@ -105,7 +105,10 @@ private typealias Player = QueryInterfaceFixtures.Player
             let alias = TableAlias()
             let request = Table("player").joining(optional: association.aliased(alias)).filter(!alias.exists)
             let (sql, _) = try sqlAndArguments(db, request)
-            #expect(sql == #"SELECT "player".* FROM "player" LEFT JOIN "teamView" ON "teamView"."name" = "player"."team" WHERE ("teamView"."name" IS NULL) AND ("teamView"."color" IS NULL)"#)
+            #expect(
+                sql
+                    == #"SELECT "player".* FROM "player" LEFT JOIN "teamView" ON "teamView"."name" = "player"."team" WHERE ("teamView"."name" IS NULL) AND ("teamView"."color" IS NULL)"#
+            )
             #expect(try request.fetchAll(db).map { $0["id"] as Int64 } == [2])
         }
     }
@@ -128,7 +131,8 @@ private typealias Player = QueryInterfaceFixtures.Player
                 try request.updateAll(db) { $0.score.set(to: alias.score + 1) }
             }
             #expect(updateSQL == [#"UPDATE "player" AS "p" SET "score" = "p"."score" + ? WHERE "p"."score" < ?"#])
-            #expect(try Player.filter(keys: [1, 4]).order(\.id).select(\.score, as: Int.self).fetchAll(db) == [101, 501])
+            #expect(
+                try Player.filter(keys: [1, 4]).order(\.id).select(\.score, as: Int.self).fetchAll(db) == [101, 501])
 
             let deleteSQL = try recordedSQL(db) { try request.deleteAll(db) }
             #expect(deleteSQL == [#"DELETE FROM "player" AS "p" WHERE "p"."score" < ?"#])

@@ -89,9 +89,12 @@ private typealias Player = QueryInterfaceFixtures.Player
     @Test func selectingThePrimaryKey() throws {
         try dbQueue.read { db throws in
             let table = Table("player")
-            #expect(try table.selectPrimaryKey(as: Int64.self).fetchAll(db) == table.select(Column("id"), as: Int64.self).fetchAll(db))
+            #expect(
+                try table.selectPrimaryKey(as: Int64.self).fetchAll(db)
+                    == table.select(Column("id"), as: Int64.self).fetchAll(db))
             #expect(try table.selectPrimaryKey(as: Row.self).fetchOne(db) == ["id": 1])
-            #expect(try sqlAndArguments(db, table.selectPrimaryKey(as: Int64.self)).sql == #"SELECT "id" FROM "player""#)
+            #expect(
+                try sqlAndArguments(db, table.selectPrimaryKey(as: Int64.self)).sql == #"SELECT "id" FROM "player""#)
             struct Player: Identifiable { var id: Int64 }
             #expect(try Table<Player>("player").selectID().fetchOne(db) == 1)
         }
@@ -103,8 +106,11 @@ private typealias Player = QueryInterfaceFixtures.Player
             let (sql, arguments) = try sqlAndArguments(db, table.order(sql: "IFNULL(score, ?) DESC", arguments: [0]))
             #expect(sql == #"SELECT * FROM "player" ORDER BY IFNULL(score, ?) DESC"#)
             #expect(arguments == [0])
-            #expect(try sqlAndArguments(db, table.order(literal: "name")).sql == #"SELECT * FROM "player" ORDER BY name"#)
-            #expect(try sqlAndArguments(db, table.annotated(with: [Column.rowID])).sql == #"SELECT *, "rowid" FROM "player""#)
+            #expect(
+                try sqlAndArguments(db, table.order(literal: "name")).sql == #"SELECT * FROM "player" ORDER BY name"#)
+            #expect(
+                try sqlAndArguments(db, table.annotated(with: [Column.rowID])).sql
+                    == #"SELECT *, "rowid" FROM "player""#)
         }
     }
 

@@ -89,7 +89,9 @@ private func makeItemDatabase() throws -> DatabaseQueue {
             var kept = try #require(KeepingItem.keptContainer)
             try kept.encode("b", forKey: .name)
         }
-        #expect(Self.stderr(result).contains("A KeyedEncodingContainer of a record was used after its `encode(to:)` returned"))
+        #expect(
+            Self.stderr(result).contains(
+                "A KeyedEncodingContainer of a record was used after its `encode(to:)` returned"))
     }
 
     @Test func keptContainerOfAOneOffEncodingTrapsAfterEncode() async {
@@ -105,7 +107,9 @@ private func makeItemDatabase() throws -> DatabaseQueue {
             var kept = try #require(KeepingItem.keptContainer)
             try kept.encode("c", forKey: .name)
         }
-        #expect(Self.stderr(result).contains("A KeyedEncodingContainer of a record was used after its `encode(to:)` returned"))
+        #expect(
+            Self.stderr(result).contains(
+                "A KeyedEncodingContainer of a record was used after its `encode(to:)` returned"))
     }
 
     @Test func keptContainerTrapsDuringTheEncodingOfAnotherRecord() async {
@@ -116,7 +120,9 @@ private func makeItemDatabase() throws -> DatabaseQueue {
                 try ReusingItem(id: 2, name: "b").insert(db)
             }
         }
-        #expect(Self.stderr(result).contains("A KeyedEncodingContainer of a record was used after its `encode(to:)` returned"))
+        #expect(
+            Self.stderr(result).contains(
+                "A KeyedEncodingContainer of a record was used after its `encode(to:)` returned"))
     }
 
     @Test func keptEncoderTrapsAfterEncode() async {

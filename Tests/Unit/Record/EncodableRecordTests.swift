@@ -71,8 +71,12 @@ private struct Player: Encodable, PersistableRecord {
     @Test func snakeCaseAndStrategies() throws {
         struct Event: Encodable, PersistableRecord {
             static let databaseColumnEncodingStrategy = DatabaseColumnEncodingStrategy.convertToSnakeCase
-            static func databaseDateEncodingStrategy(for column: String) -> DatabaseDateEncodingStrategy { .millisecondsSince1970 }
-            static func databaseUUIDEncodingStrategy(for column: String) -> DatabaseUUIDEncodingStrategy { .lowercaseString }
+            static func databaseDateEncodingStrategy(for column: String) -> DatabaseDateEncodingStrategy {
+                .millisecondsSince1970
+            }
+            static func databaseUUIDEncodingStrategy(for column: String) -> DatabaseUUIDEncodingStrategy {
+                .lowercaseString
+            }
             var eventDate: Date
             var eventUUID: UUID
         }
@@ -86,7 +90,8 @@ private struct Player: Encodable, PersistableRecord {
 
     @Test func insertingManyRecordsReusesTheStatement() throws {
         let recorder = SQLRecorder()
-        let dbQueue = try makeDatabase("CREATE TABLE player (id INTEGER PRIMARY KEY, name, nickname, status, address, birth)", recorder: recorder)
+        let dbQueue = try makeDatabase(
+            "CREATE TABLE player (id INTEGER PRIMARY KEY, name, nickname, status, address, birth)", recorder: recorder)
         try dbQueue.write { db throws in
             for index in 0..<50 {
                 let player = Player(id: nil, name: "P\(index)", nickname: index.isMultiple(of: 2) ? nil : "n",
@@ -99,7 +104,10 @@ private struct Player: Encodable, PersistableRecord {
         }
         let inserts = recorder.sql.filter { $0.hasPrefix("INSERT") }
         #expect(inserts.count == 50)
-        #expect(Set(inserts) == [#"INSERT INTO "player" ("id", "name", "nickname", "status", "address", "birth") VALUES (?,?,?,?,?,?)"#])
+        #expect(
+            Set(inserts) == [
+                #"INSERT INTO "player" ("id", "name", "nickname", "status", "address", "birth") VALUES (?,?,?,?,?,?)"#
+            ])
     }
 
     @Test func recordsEncodingDifferentColumnsInARow() throws {

@@ -115,7 +115,8 @@ private func makeKeepingPlayerDatabase() throws -> DatabaseQueue {
             let kept = try #require(KeepingPlayer.keptContainer)
             _ = try kept.decode(Int64.self, forKey: .id)
         }
-        #expect(Self.stderr(result).contains("A KeyedDecodingContainer of a record was used after its row was released"))
+        #expect(
+            Self.stderr(result).contains("A KeyedDecodingContainer of a record was used after its row was released"))
     }
 
     @Test func keptKeyedContainerTrapsOnceItsRowIsGone() async {
@@ -127,7 +128,8 @@ private func makeKeepingPlayerDatabase() throws -> DatabaseQueue {
             let kept = try #require(KeepingPlayer.keptContainer)
             _ = try kept.decode(String.self, forKey: .name)
         }
-        #expect(Self.stderr(result).contains("A KeyedDecodingContainer of a record was used after its row was released"))
+        #expect(
+            Self.stderr(result).contains("A KeyedDecodingContainer of a record was used after its row was released"))
     }
 
     @Test func keptKeyedContainerReadsTheCurrentRowOfItsCursor() throws {
@@ -176,7 +178,8 @@ private func makeKeepingPlayerDatabase() throws -> DatabaseQueue {
         }
         let info = try KeepingBookInfo(row: rows[0])
         let expectedAuthor = try dbQueue.read { db in
-            try String.fetchOne(db, sql: "SELECT author.name FROM book JOIN author ON author.id = book.authorId ORDER BY book.id")
+            try String.fetchOne(
+                db, sql: "SELECT author.name FROM book JOIN author ON author.id = book.authorId ORDER BY book.id")
         }
         #expect(info.authorName == expectedAuthor)
         let kept = try #require(KeepingBookInfo.keptAuthorContainer)
@@ -188,9 +191,11 @@ private func makeKeepingPlayerDatabase() throws -> DatabaseQueue {
     @Test func keptUnkeyedContainerKeepsItsRows() throws {
         let dbQueue = try Library.makeDatabase()
         let (rows, expectedTitles) = try dbQueue.read { db in
-            let rows = try Row.fetchAll(db, Library.Author.including(all: Library.Author.books).order(Library.Author.Columns.id))
+            let rows = try Row.fetchAll(
+                db, Library.Author.including(all: Library.Author.books).order(Library.Author.Columns.id))
             let authorId: Int64 = rows[0]["id"]
-            let titles = try String.fetchAll(db, sql: "SELECT title FROM book WHERE authorId = ? ORDER BY id", arguments: [authorId])
+            let titles = try String.fetchAll(
+                db, sql: "SELECT title FROM book WHERE authorId = ? ORDER BY id", arguments: [authorId])
             return (rows, titles)
         }
         _ = try KeepingAuthorInfo(row: rows[0])

@@ -178,7 +178,10 @@ private struct Everything: Codable, FetchableRecord, PersistableRecord, Equatabl
                 UNION ALL SELECT 'square', 20, 2
                 UNION ALL SELECT 'circle', 30, 3
                 """)
-            #expect(shapes == [Shape(kind: "circle", size: 1), Shape(kind: "square", size: 20), Shape(kind: "circle", size: 3)])
+            #expect(
+                shapes == [
+                    Shape(kind: "circle", size: 1), Shape(kind: "square", size: 20), Shape(kind: "circle", size: 3)
+                ])
         }
     }
 
@@ -206,7 +209,8 @@ private struct Everything: Codable, FetchableRecord, PersistableRecord, Equatabl
         }
         let dbQueue = try DatabaseQueue()
         try dbQueue.read { db throws in
-            let event = try #require(try Event.fetchOne(db, sql: "SELECT 1500 AS ms, '1970-01-01T00:00:02Z' AS text, 3 AS unix"))
+            let event = try #require(
+                try Event.fetchOne(db, sql: "SELECT 1500 AS ms, '1970-01-01T00:00:02Z' AS text, 3 AS unix"))
             #expect(event.ms == Date(timeIntervalSince1970: 1.5))
             #expect(event.text == Date(timeIntervalSince1970: 2))
             #expect(event.unix == Date(timeIntervalSince1970: 3))
@@ -304,7 +308,9 @@ private struct Everything: Codable, FetchableRecord, PersistableRecord, Equatabl
         let dbQueue = try DatabaseQueue()
         try dbQueue.read { db throws in
             let sql = "SELECT 'Arthur' AS name, 12 AS score UNION ALL SELECT 'Barbara', 7"
-            #expect(try Split.fetchAll(db, sql: sql) == [Split(name: "Arthur", score: 12), Split(name: "Barbara", score: 7)])
+            #expect(
+                try Split.fetchAll(db, sql: sql) == [Split(name: "Arthur", score: 12), Split(name: "Barbara", score: 7)]
+            )
         }
     }
 

@@ -51,7 +51,8 @@ private struct Citizenship: FetchableRecord, TableRecord, Equatable {
             #expect(try Player.fetchOne(db, sql: "SELECT * FROM player WHERE name = ?", arguments: ["Craig"]) == craig)
             #expect(try Player.fetchOne(db, sql: "SELECT * FROM player WHERE 0") == nil)
             #expect(try Player.fetchSet(db, sql: "SELECT * FROM player") == [arthur, barbara, craig])
-            let cursor = try Player.fetchCursor(db, sql: "SELECT * FROM player WHERE id > :id ORDER BY id", arguments: ["id": 1])
+            let cursor = try Player.fetchCursor(
+                db, sql: "SELECT * FROM player WHERE id > :id ORDER BY id", arguments: ["id": 1])
             #expect(try cursor.next() == barbara)
             #expect(try cursor.next() == craig)
             #expect(try cursor.next() == nil)
@@ -129,7 +130,8 @@ private struct Citizenship: FetchableRecord, TableRecord, Equatable {
             #expect(fr?.countryCode == "FR")
             #expect(try Citizenship.fetchOne(db, key: ["playerId": 2, "countryCode": "US"]) == nil)
             #expect(try Citizenship.fetchOne(db, key: nil) == nil)
-            let all = try Citizenship.fetchAll(db, keys: [["playerId": 1, "countryCode": "US"], ["playerId": 2, "countryCode": "FR"]])
+            let all = try Citizenship.fetchAll(
+                db, keys: [["playerId": 1, "countryCode": "US"], ["playerId": 2, "countryCode": "FR"]])
             #expect(Set(all.map { "\($0.playerId)\($0.countryCode)" }) == ["1US", "2FR"])
             #expect(throws: RecordError.self) {
                 try Citizenship.find(db, key: ["playerId": 3, "countryCode": "FR"])

@@ -119,7 +119,9 @@ private struct Citizenship: Codable, FetchableRecord, PersistableRecord, Equatab
             try player.update(db)
             #expect(try Player.find(db, key: 1).score == 150)
         }
-        #expect(recorder.sql.filter { $0.hasPrefix("UPDATE") } == [#"UPDATE "player" SET "name"=?, "score"=? WHERE "id"=?"#])
+        #expect(
+            recorder.sql.filter { $0.hasPrefix("UPDATE") } == [#"UPDATE "player" SET "name"=?, "score"=? WHERE "id"=?"#]
+        )
     }
 
     @Test func updateSomeColumns() throws {
@@ -323,7 +325,8 @@ private struct Citizenship: Codable, FetchableRecord, PersistableRecord, Equatab
             #expect(id == 1)
             #expect(player.id == 1)
             var barbara = Player(id: nil, name: "Barbara", score: 50)
-            let name = try barbara.insertAndFetch(db, fetch: { try String.fetchOne($0) }, select: { _ in [Column("name")] })
+            let name = try barbara.insertAndFetch(
+                db, fetch: { try String.fetchOne($0) }, select: { _ in [Column("name")] })
             #expect(name == "Barbara")
 
             player.score = 200
@@ -386,7 +389,9 @@ private struct Citizenship: Codable, FetchableRecord, PersistableRecord, Equatab
             #expect(updated == Player(id: 1, name: "Arthur", score: 120))
             #expect(player.score == 120)
             #expect(recorder.sql == [#"UPDATE "player" SET "score"=? WHERE "id"=? RETURNING *"#])
-            let name = try player.updateChangesAndFetch(db, selection: [Column("name")], fetch: { try String.fetchOne($0) }) {
+            let name = try player.updateChangesAndFetch(
+                db, selection: [Column("name")], fetch: { try String.fetchOne($0) }
+            ) {
                 $0.name = "Arthur II"
             }
             #expect(name == "Arthur II")

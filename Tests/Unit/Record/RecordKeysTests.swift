@@ -51,7 +51,10 @@ private struct Member: Codable, Equatable, FetchableRecord, PersistableRecord {
                 """)
             struct Citizenship: TableRecord {}
             var deleted = false
-            #expect(try recordedSQL(db) { deleted = try Citizenship.deleteOne(db, key: ["note": nil, "country": "FR", "personId": 1]) }
+            #expect(
+                try recordedSQL(db) {
+                    deleted = try Citizenship.deleteOne(db, key: ["note": nil, "country": "FR", "personId": 1])
+                }
                 .last == #"DELETE FROM "citizenship" WHERE ("personId" = ?) AND ("country" = ?) AND ("note" IS NULL)"#)
             #expect(deleted)
         }

@@ -328,7 +328,8 @@ private let schema = "CREATE TABLE persons (id INTEGER PRIMARY KEY, name TEXT NO
             person.age = 3
             try person.save(db)
             #expect(person.events == [
-                "willSave", "aroundSave enter", "willUpdate [\"age\", \"company\", \"id\", \"name\"]", "aroundUpdate enter",
+                    "willSave", "aroundSave enter", "willUpdate [\"age\", \"company\", \"id\", \"name\"]",
+                    "aroundUpdate enter",
                 "aroundUpdate exit", "didUpdate", "aroundSave exit", "didSave",
             ])
 

@@ -49,7 +49,8 @@ import Testing
 
     @Test(arguments: [
         BadSQL(sql: "SELCT * FROM player", code: .SQLITE_ERROR, message: #"near "SELCT": syntax error"#),
-        BadSQL(sql: "INSERT INTO player (name, score) VALUES ('x', 1", code: .SQLITE_ERROR, message: "incomplete input"),
+        BadSQL(
+            sql: "INSERT INTO player (name, score) VALUES ('x', 1", code: .SQLITE_ERROR, message: "incomplete input"),
         BadSQL(sql: "SELECT * FROM nope", code: .SQLITE_ERROR, message: "no such table: nope"),
         BadSQL(sql: "UPDATE player SET nope = 1", code: .SQLITE_ERROR, message: "no such column: nope"),
         BadSQL(sql: "SELECT nope FROM player", code: .SQLITE_ERROR, message: "no such column: nope"),
@@ -86,7 +87,9 @@ import Testing
     @Test func makeStatementRequiresExactlyOneStatement() throws {
         let dbQueue = try makeDatabase()
         try dbQueue.inDatabase { db throws in
-            for sql in ["SELECT 1; SELECT 2", "UPDATE player SET score = 0; DELETE FROM player", "SELECT 1;;; SELECT 2 -- two"] {
+            for sql in [
+                "SELECT 1; SELECT 2", "UPDATE player SET score = 0; DELETE FROM player", "SELECT 1;;; SELECT 2 -- two"
+            ] {
                 let error = databaseError { _ = try db.makeStatement(sql: sql) }
                 #expect(error?.resultCode == .SQLITE_MISUSE)
                 #expect(error?.message == """
@@ -158,14 +161,20 @@ import Testing
         dbQueue.inDatabase { db in
             let error = databaseError { try db.execute(sql: "DELETE FROM player WHERE id = ?", arguments: [1, 2]) }
             #expect(error?.message == "wrong number of statement arguments: 2")
-            let lastError = databaseError { try db.execute(sql: "SELECT ?; DELETE FROM player WHERE id = ?", arguments: [0, 1, 2]) }
+            let lastError = databaseError {
+                try db.execute(sql: "SELECT ?; DELETE FROM player WHERE id = ?", arguments: [0, 1, 2])
+            }
             #expect(lastError?.message == "wrong number of statement arguments: 3")
         }
         #expect(try dbQueue.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM player") } == 2)
         // Fetches and prepared statements validate too.
         try dbQueue.inDatabase { db throws in
-            #expect(databaseError { _ = try Row.fetchAll(db, sql: "SELECT * FROM player WHERE id = ?") }?.resultCode == .SQLITE_MISUSE)
-            #expect(databaseError { _ = try Int.fetchOne(db, sql: "SELECT ?", arguments: [1, 2]) }?.resultCode == .SQLITE_MISUSE)
+            #expect(
+                databaseError { _ = try Row.fetchAll(db, sql: "SELECT * FROM player WHERE id = ?") }?.resultCode
+                    == .SQLITE_MISUSE)
+            #expect(
+                databaseError { _ = try Int.fetchOne(db, sql: "SELECT ?", arguments: [1, 2]) }?.resultCode
+                    == .SQLITE_MISUSE)
             let statement = try db.makeStatement(sql: sql)
             #expect(databaseError { try statement.validateArguments(["x"]) }?.resultCode == .SQLITE_MISUSE)
             #expect(databaseError { try statement.setArguments(["x", 1, 2]) }?.resultCode == .SQLITE_MISUSE)
@@ -184,8 +193,14 @@ import Testing
         #expect(error?.message == "missing statement argument: score")
         #expect(error?.sql == sql)
         #expect(error?.arguments == ["name": "x", "scroe": 1])
-        #expect(error.map { "\($0)" } == #"SQLite error 21: missing statement argument: score - while executing `INSERT INTO player (name, score) VALUES (:name, :score)`"#)
-        #expect(error?.expandedDescription == #"SQLite error 21: missing statement argument: score - while executing `INSERT INTO player (name, score) VALUES (:name, :score)` with arguments ["name": "x", "scroe": 1]"#)
+        #expect(
+            error.map { "\($0)" }
+                == #"SQLite error 21: missing statement argument: score - while executing `INSERT INTO player (name, score) VALUES (:name, :score)`"#
+        )
+        #expect(
+            error?.expandedDescription
+                == #"SQLite error 21: missing statement argument: score - while executing `INSERT INTO player (name, score) VALUES (:name, :score)` with arguments ["name": "x", "scroe": 1]"#
+        )
         // As in GRDB, named values the statement does not use are ignored.
         try dbQueue.write { try $0.execute(sql: sql, arguments: ["name": "x", "score": 1, "unused": 2]) }
     }
@@ -231,7 +246,9 @@ import Testing
             }
             // The bytes are kept, never repaired.
             #expect(try Data.fetchOne(db, sql: "SELECT name FROM player WHERE id = 3") == Data([0x41, 0xC3]))
-            #expect(try DatabaseValue.fetchOne(db, sql: "SELECT name FROM player WHERE id = 3") == Data([0x41, 0xC3]).databaseValue)
+            #expect(
+                try DatabaseValue.fetchOne(db, sql: "SELECT name FROM player WHERE id = 3")
+                    == Data([0x41, 0xC3]).databaseValue)
         }
         struct Player: Decodable, FetchableRecord { var name: String }
         do {
@@ -254,7 +271,9 @@ import Testing
             } catch let error as RowDecodingError {
                 #expect(error.key == "greeting")
                 #expect(error.databaseValue == Data([0x48, 0xC3]).databaseValue)
-                #expect("\(error)".hasPrefix("could not decode String from database value Data(2 bytes) - column: \"greeting\""))
+                #expect(
+                    "\(error)".hasPrefix(
+                        "could not decode String from database value Data(2 bytes) - column: \"greeting\""))
             }
             // Numbers read as SQLite formats them, as in GRDB.
             #expect(try String.fetchOne(db, sql: "SELECT 12") == "12")
@@ -354,7 +373,8 @@ import Testing
             }
             // (Text would read as SQLite converts it, as in GRDB.)
             let wrong = "SELECT id, name, NULL AS score FROM player"
-            for decode in [{ _ = try Player.fetchAll(db, sql: wrong) }, { _ = try RowPlayer.fetchAll(db, sql: wrong) }] {
+            for decode in [{ _ = try Player.fetchAll(db, sql: wrong) }, { _ = try RowPlayer.fetchAll(db, sql: wrong) }]
+            {
                 do {
                     try decode()
                     Issue.record("expected an error")

@@ -99,7 +99,9 @@ import TestSupport
         let final = try await dbQueue.read(Self.audit)
         #expect(final.total == 1000)
         #expect(final.transfers == (threadCount + taskCount) * writesPerWorker)
-        let perWriter = try await dbQueue.read { try Int.fetchAll($0, sql: "SELECT COUNT(*) FROM transfer GROUP BY writer") }
+        let perWriter = try await dbQueue.read {
+            try Int.fetchAll($0, sql: "SELECT COUNT(*) FROM transfer GROUP BY writer")
+        }
         #expect(perWriter == Array(repeating: writesPerWorker, count: threadCount + taskCount))
         #expect(readsSeen.value == (threadCount + taskCount) * writesPerWorker)
     }
@@ -131,7 +133,9 @@ import TestSupport
 
         @Sendable func audit(_ audit: (total: Int, transfers: Int), _ who: String, after last: inout Int) {
             if audit.total != 1000 { problems.update { $0.append("\(who) read total \(audit.total)") } }
-            if audit.transfers < last { problems.update { $0.append("\(who) went back from \(last) to \(audit.transfers)") } }
+            if audit.transfers < last {
+                problems.update { $0.append("\(who) went back from \(last) to \(audit.transfers)") }
+            }
             last = audit.transfers
             readsSeen.update { $0 += 1 }
         }
@@ -159,7 +163,9 @@ import TestSupport
                                     do {
                                         let seen = try Self.audit(dbResult.get())
                                         if seen.total != 1000 || seen.transfers != committed {
-                                            problems.update { $0.append("concurrent read saw \(seen), expected \(committed)") }
+                                            problems.update {
+                                                $0.append("concurrent read saw \(seen), expected \(committed)")
+                                            }
                                         }
                                     } catch {
                                         problems.update { $0.append("concurrent read: \(error)") }
@@ -209,7 +215,9 @@ import TestSupport
         let final = try await dbPool.read(Self.audit)
         #expect(final.total == 1000)
         #expect(final.transfers == (writerThreads + writerTasks) * writesPerWorker)
-        let perWriter = try await dbPool.read { try Int.fetchAll($0, sql: "SELECT COUNT(*) FROM transfer GROUP BY writer") }
+        let perWriter = try await dbPool.read {
+            try Int.fetchAll($0, sql: "SELECT COUNT(*) FROM transfer GROUP BY writer")
+        }
         #expect(perWriter == Array(repeating: writesPerWorker, count: writerThreads + writerTasks))
         #expect(readsSeen.value >= (readerThreads + readerTasks) * writesPerWorker)
     }
@@ -217,7 +225,9 @@ import TestSupport
     /// A write that fails in one task does not disturb the others.
     @Test func failingWritesAmongConcurrentWrites() async throws {
         let dbQueue = try DatabaseQueue()
-        try await dbQueue.write { try $0.execute(sql: "CREATE TABLE t (id INTEGER PRIMARY KEY, worker INTEGER NOT NULL)") }
+        try await dbQueue.write {
+            try $0.execute(sql: "CREATE TABLE t (id INTEGER PRIMARY KEY, worker INTEGER NOT NULL)")
+        }
         let failures = Shared(0)
         try await withThrowingTaskGroup(of: Void.self) { group in
             for worker in 0..<8 {
@@ -231,7 +241,8 @@ import TestSupport
                                     try db.execute(sql: "INSERT INTO t (worker) VALUES (NULL)")
                                 }
                             }
-                        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_NOTNULL {
+                        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_NOTNULL
+                        {
                             failures.update { $0 += 1 }
                         }
                     }
@@ -283,7 +294,9 @@ import TestSupport
             do {
                 let value = try body()
                 outcomes.update { $0.append(value == 1 ? "ran" : "read \(String(describing: value))") }
-            } catch let error as DatabaseError where error.resultCode == .SQLITE_MISUSE && error.message == "Connection is closed" {
+            } catch let error as DatabaseError
+                where error.resultCode == .SQLITE_MISUSE && error.message == "Connection is closed"
+            {
                 outcomes.update { $0.append("closed") }
             } catch {
                 outcomes.update { $0.append("\(error)") }

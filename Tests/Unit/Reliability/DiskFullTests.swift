@@ -17,7 +17,9 @@ import TestSupport
         try dbQueue.write { db in
             try db.execute(sql: "CREATE TABLE t (id INTEGER PRIMARY KEY, payload BLOB NOT NULL)")
             for id in 1...10 {
-                try db.execute(sql: "INSERT INTO t (id, payload) VALUES (?, ?)", arguments: [id, Data(repeating: UInt8(id), count: 100)])
+                try db.execute(
+                    sql: "INSERT INTO t (id, payload) VALUES (?, ?)",
+                    arguments: [id, Data(repeating: UInt8(id), count: 100)])
             }
         }
         try dbQueue.writeWithoutTransaction { db in

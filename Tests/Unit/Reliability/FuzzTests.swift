@@ -76,28 +76,38 @@ import TestSupport
         case 0: return .null
         case 1: return Int64.random(in: -3...3, using: &random).databaseValue
         case 2: return [Int64.min, Int64.max, 0, -1].randomElement(using: &random)!.databaseValue
-        case 3: return [Double.nan, .infinity, -.infinity, -0.0, 1e308, .leastNonzeroMagnitude].randomElement(using: &random)!.databaseValue
+        case 3:
+            return [Double.nan, .infinity, -.infinity, -0.0, 1e308, .leastNonzeroMagnitude].randomElement(
+                using: &random)!.databaseValue
         case 4: return Double.random(in: -1e6...1e6, using: &random).databaseValue
         case 5: return "".databaseValue
-        case 6: return ["text", "✨ ünïcødé", "nul\0char", "'); DROP TABLE t; --", "?", ":a"].randomElement(using: &random)!.databaseValue
+        case 6:
+            return ["text", "✨ ünïcødé", "nul\0char", "'); DROP TABLE t; --", "?", ":a"].randomElement(using: &random)!
+                .databaseValue
         case 7: return String(repeating: "x", count: Int.random(in: 90...110, using: &random)).databaseValue
         case 8: return Data().databaseValue
-        case 9: return Data((0..<Int.random(in: 1...64, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }).databaseValue
+        case 9:
+            return Data(
+                (0..<Int.random(in: 1...64, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }
+            ).databaseValue
         case 10: return Data(count: Int.random(in: 1000...5000, using: &random)).databaseValue
-        case 11: return Date(timeIntervalSince1970: Double(Int.random(in: 0...2_000_000_000, using: &random))).databaseValue
+        case 11:
+            return Date(timeIntervalSince1970: Double(Int.random(in: 0...2_000_000_000, using: &random))).databaseValue
         case 12: return UUID().databaseValue
         default: return Bool.random(using: &random).databaseValue
         }
     }
 
     static func randomArguments(_ random: inout SeededGenerator) -> StatementArguments {
-        let positional = StatementArguments((0..<Int.random(in: 0...4, using: &random)).map { _ in randomValue(&random) })
+        let positional = StatementArguments(
+            (0..<Int.random(in: 0...4, using: &random)).map { _ in randomValue(&random) })
         guard Bool.random(using: &random) else { return positional }
         var named: [String: (any DatabaseValueConvertible)?] = [:]
         for name in ["a", "b", "c", "d", "x"] where Bool.random(using: &random) {
             named[name] = randomValue(&random)
         }
-        return Int.random(in: 0..<3, using: &random) == 0 ? positional &+ StatementArguments(named) : StatementArguments(named)
+        return Int.random(in: 0..<3, using: &random) == 0
+            ? positional &+ StatementArguments(named) : StatementArguments(named)
     }
 
     /// Arguments that fit the parameters of `sql` (as far as a quick scan
@@ -111,7 +121,8 @@ import TestSupport
             if first == "?" {
                 if let next = scalars.first, ("1"..."9").contains(next) { continue }
                 positional.append(randomValue(&random))
-            } else if first == ":" || first == "@" || first == "$", let next = scalars.first, ("a"..."z").contains(next) {
+            } else if first == ":" || first == "@" || first == "$", let next = scalars.first, ("a"..."z").contains(next)
+            {
                 named[String(next)] = randomValue(&random)
             }
         }
@@ -124,7 +135,8 @@ import TestSupport
             return templates.randomElement(using: &random)!
         case 4:
             // Several statements.
-            return (0..<Int.random(in: 2...4, using: &random)).map { _ in templates.randomElement(using: &random)! }.joined(separator: "; ")
+            return (0..<Int.random(in: 2...4, using: &random)).map { _ in templates.randomElement(using: &random)! }
+                .joined(separator: "; ")
         case 5:
             // A template with a token changed, added or removed.
             var tokens = templates.randomElement(using: &random)!.split(separator: " ").map(String.init)
@@ -333,7 +345,7 @@ import TestSupport
             try db.execute(sql: schema)
             for index in 0..<200 {
                 try db.execute(sql: "INSERT INTO t (b, c, d) VALUES (?, ?, ?)",
-                               arguments: ["row \(index)", Data(repeating: UInt8(index % 256), count: index * 3), Double(index)])
+                    arguments: ["row \(index)", Data(repeating: UInt8(index % 256), count: index * 3), Double(index)])
                 try db.execute(sql: "INSERT INTO u (x, y, z) VALUES (?, ?, ?)", arguments: [index, "y\(index)", "z"])
             }
         }
@@ -345,11 +357,15 @@ import TestSupport
         switch Int.random(in: 0..<6, using: &random) {
         case 0:
             // Random bytes.
-            return Data((0..<Int.random(in: 0...8192, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) })
+            return Data(
+                (0..<Int.random(in: 0...8192, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) })
         case 1:
             // A valid header, then random bytes.
             var bytes = Data(valid.prefix(100))
-            bytes.append(contentsOf: (0..<Int.random(in: 0...8192, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) })
+            bytes.append(
+                contentsOf: (0..<Int.random(in: 0...8192, using: &random)).map { _ in
+                    UInt8.random(in: 0...255, using: &random)
+                })
             return bytes
         case 2:
             // Truncated.
@@ -380,7 +396,9 @@ import TestSupport
         }
         let dbQueue = try DatabaseQueue(path: path, configuration: config)
         _ = try dbQueue.read { try String.fetchAll($0, sql: "PRAGMA integrity_check") }
-        let tables = try dbQueue.read { try String.fetchAll($0, sql: "SELECT name FROM sqlite_master WHERE type IN ('table', 'view')") }
+        let tables = try dbQueue.read {
+            try String.fetchAll($0, sql: "SELECT name FROM sqlite_master WHERE type IN ('table', 'view')")
+        }
         for table in tables {
             _ = try dbQueue.read { try Row.fetchAll($0.makeStatement(literal: "SELECT * FROM \(identifier: table)")) }
         }
@@ -404,10 +422,13 @@ import TestSupport
             let path = directory.path("fuzz-\(iteration).sqlite")
             try Self.randomFile(valid, &random).write(to: URL(fileURLWithPath: path))
             defer {
-                for suffix in ["", "-journal", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+                for suffix in ["", "-journal", "-wal", "-shm"] {
+                    try? FileManager.default.removeItem(atPath: path + suffix)
+                }
             }
             do {
-                try Self.exercise(path: path, journalMode: Bool.random(using: &random) ? .wal : .default, budget: budget)
+                try Self.exercise(
+                    path: path, journalMode: Bool.random(using: &random) ? .wal : .default, budget: budget)
                 outcomes["usable", default: 0] += 1
             } catch let error as DatabaseError {
                 outcomes["DatabaseError \(error.resultCode.rawValue)", default: 0] += 1

@@ -85,14 +85,23 @@ import Testing
             #expect(try Item.fetchCount(db) == Self.nastyValues.count - 2)
 
             // Rows, by name
-            let row = try #require(try Row.fetchOne(db.makeStatement(literal: "SELECT * FROM \(identifier: Self.table) WHERE \(identifier: Self.idColumn) = \(items[0].id!)")))
+            let row = try #require(
+                try Row.fetchOne(
+                    db.makeStatement(
+                        literal:
+                            "SELECT * FROM \(identifier: Self.table) WHERE \(identifier: Self.idColumn) = \(items[0].id!)"
+                    )))
             #expect(row[Self.nameColumn] as String == Self.nastyValues[1])
             #expect(row[Self.emailColumn] as String == items[0].email)
             #expect(row.columnNames == [Self.idColumn, Self.nameColumn, Self.emailColumn])
 
             // SQL literals: values become arguments
             let value = Self.nastyValues[0]
-            let count = try Int.fetchOne(db.makeStatement(literal: "SELECT COUNT(*) FROM \(identifier: Self.table) WHERE \(identifier: Self.nameColumn) = \(value)"))
+            let count = try Int.fetchOne(
+                db.makeStatement(
+                    literal:
+                        "SELECT COUNT(*) FROM \(identifier: Self.table) WHERE \(identifier: Self.nameColumn) = \(value)"
+                ))
             #expect(count == 0) // the first item was renamed above
         }
         // The SQL text never contains a value.
@@ -119,7 +128,10 @@ import Testing
             } catch let error as DatabaseError {
                 #expect(error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE)
                 #expect(error.message == "UNIQUE constraint failed: \(Self.table).\(Self.emailColumn)")
-                #expect(error.sql == #"INSERT INTO "my ""odd"" table ✨" ("the ""id""", "näme with space", "e-mail;--") VALUES (?,?,?)"#)
+                #expect(
+                    error.sql
+                        == #"INSERT INTO "my ""odd"" table ✨" ("the ""id""", "näme with space", "e-mail;--") VALUES (?,?,?)"#
+                )
                 #expect(error.arguments == [2, "b", "same"])
             }
             do {
@@ -137,7 +149,8 @@ import Testing
             for name in ["select", "table with spaces", #"quote""d"#, "日本語", "a.b", "[brackets]", "`backticks`"] {
                 try db.execute(literal: "CREATE TABLE \(identifier: name) (\(identifier: name) TEXT)")
                 try db.execute(literal: "INSERT INTO \(identifier: name) (\(identifier: name)) VALUES (\(name))")
-                let value = try String.fetchOne(db.makeStatement(literal: "SELECT \(identifier: name) FROM \(identifier: name)"))
+                let value = try String.fetchOne(
+                    db.makeStatement(literal: "SELECT \(identifier: name) FROM \(identifier: name)"))
                 #expect(value == name)
                 #expect(try db.tableExists(name))
             }

@@ -105,7 +105,9 @@ import Testing
                 try db.execute(sql: "INSERT INTO t (v) VALUES (?)", arguments: [UInt64.max])
             }
         }
-        #expect(Self.stderr(result).contains("UInt64 value 18446744073709551615 can't be stored in SQLite: it exceeds Int64.max"))
+        #expect(
+            Self.stderr(result).contains(
+                "UInt64 value 18446744073709551615 can't be stored in SQLite: it exceeds Int64.max"))
     }
 
     /// The reentrancy check does not forbid using another queue inside an

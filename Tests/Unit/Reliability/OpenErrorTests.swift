@@ -13,7 +13,9 @@ import TestSupport
         try dbQueue.write { db in
             try db.execute(sql: "CREATE TABLE t (id INTEGER PRIMARY KEY, payload TEXT NOT NULL)")
             for id in 1...200 {
-                try db.execute(sql: "INSERT INTO t (id, payload) VALUES (?, ?)", arguments: [id, String(repeating: "x", count: 500)])
+                try db.execute(
+                    sql: "INSERT INTO t (id, payload) VALUES (?, ?)",
+                    arguments: [id, String(repeating: "x", count: 500)])
             }
         }
         try dbQueue.close()
@@ -185,7 +187,9 @@ import TestSupport
         defer { directory.remove() }
         let path = directory.path("db.sqlite")
         let dbQueue = try DatabaseQueue(path: path)
-        try dbQueue.write { try $0.execute(sql: "CREATE TABLE t (id INTEGER PRIMARY KEY); INSERT INTO t (id) VALUES (1)") }
+        try dbQueue.write {
+            try $0.execute(sql: "CREATE TABLE t (id INTEGER PRIMARY KEY); INSERT INTO t (id) VALUES (1)")
+        }
         try dbQueue.close()
         let restore = try makeUnwritable(path)
         defer { restore() }
@@ -209,14 +213,18 @@ import TestSupport
         defer { directory.remove() }
         let path = directory.path("db.sqlite")
         let dbQueue = try DatabaseQueue(path: path)
-        try dbQueue.write { try $0.execute(sql: "CREATE TABLE t (id INTEGER PRIMARY KEY); INSERT INTO t (id) VALUES (1)") }
+        try dbQueue.write {
+            try $0.execute(sql: "CREATE TABLE t (id INTEGER PRIMARY KEY); INSERT INTO t (id) VALUES (1)")
+        }
         try dbQueue.close()
         let restore = try makeUnwritable(path)
         defer { restore() }
 
         let error = databaseError { _ = try DatabasePool(path: path) }
         #expect(error?.resultCode == .SQLITE_READONLY)
-        #expect(error?.message?.contains("DatabasePool could not put the read-only database file in WAL mode") == true, "\(String(describing: error))")
+        #expect(
+            error?.message?.contains("DatabasePool could not put the read-only database file in WAL mode") == true,
+            "\(String(describing: error))")
         #expect(error?.message?.contains(path) == true)
 
         var configuration = Configuration()
@@ -235,7 +243,9 @@ import TestSupport
         defer { directory.remove() }
         let path = directory.path("db.sqlite")
         let dbQueue = try DatabaseQueue(path: path)
-        try dbQueue.write { try $0.execute(sql: "CREATE TABLE t (id INTEGER PRIMARY KEY); INSERT INTO t (id) VALUES (1)") }
+        try dbQueue.write {
+            try $0.execute(sql: "CREATE TABLE t (id INTEGER PRIMARY KEY); INSERT INTO t (id) VALUES (1)")
+        }
         let restore = try makeUnwritable(directory.url.path)
         defer { restore() }
 

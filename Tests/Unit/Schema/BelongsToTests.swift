@@ -20,8 +20,8 @@ import GRDBLite
                 }
             }
             #expect(sql == [
-                #"CREATE TABLE "author" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "name" TEXT NOT NULL, "countryCode" TEXT)"#,
-                #"CREATE TABLE "book" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "title" TEXT NOT NULL, "authorId" INTEGER NOT NULL REFERENCES "author"("id") ON DELETE CASCADE)"#,
+                    #"CREATE TABLE "author" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "name" TEXT NOT NULL, "countryCode" TEXT)"#,
+                    #"CREATE TABLE "book" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "title" TEXT NOT NULL, "authorId" INTEGER NOT NULL REFERENCES "author"("id") ON DELETE CASCADE)"#,
                 #"CREATE INDEX "book_on_authorId" ON "book"("authorId")"#,
             ])
             #expect(try db.columns(in: "book").map(\.name) == ["id", "title", "authorId"])
@@ -172,20 +172,21 @@ import GRDBLite
                 "citizenshipCountryCode" TEXT NOT NULL, "citizenshipPersonId" INTEGER NOT NULL, \
                 FOREIGN KEY ("citizenshipCountryCode", "citizenshipPersonId") REFERENCES "citizenship"("countryCode", "personId") ON DELETE CASCADE)
                 """,
-                #"CREATE INDEX "index_passport_on_citizenshipCountryCode_citizenshipPersonId" ON "passport"("citizenshipCountryCode", "citizenshipPersonId")"#,
+                    #"CREATE INDEX "index_passport_on_citizenshipCountryCode_citizenshipPersonId" ON "passport"("citizenshipCountryCode", "citizenshipPersonId")"#,
                 """
                 CREATE TABLE "visa" ("citizenshipCountryCode" TEXT, "citizenshipPersonId" INTEGER, \
                 "otherCountryCode" TEXT, "otherPersonId" INTEGER, \
                 FOREIGN KEY ("citizenshipCountryCode", "citizenshipPersonId") REFERENCES "citizenship"("countryCode", "personId"), \
                 FOREIGN KEY ("otherCountryCode", "otherPersonId") REFERENCES "citizenship"("countryCode", "personId"))
                 """,
-                #"CREATE UNIQUE INDEX "index_visa_on_citizenshipCountryCode_citizenshipPersonId" ON "visa"("citizenshipCountryCode", "citizenshipPersonId")"#,
+                    #"CREATE UNIQUE INDEX "index_visa_on_citizenshipCountryCode_citizenshipPersonId" ON "visa"("citizenshipCountryCode", "citizenshipPersonId")"#
             ])
 
             try db.execute(sql: "INSERT INTO citizenship VALUES ('FR', 1)")
             try db.execute(sql: "INSERT INTO passport (citizenshipCountryCode, citizenshipPersonId) VALUES ('FR', 1)")
             let error = #expect(throws: DatabaseError.self) {
-                try db.execute(sql: "INSERT INTO passport (citizenshipCountryCode, citizenshipPersonId) VALUES ('FR', 2)")
+                try db.execute(
+                    sql: "INSERT INTO passport (citizenshipCountryCode, citizenshipPersonId) VALUES ('FR', 2)")
             }
             #expect(error?.extendedResultCode == .SQLITE_CONSTRAINT_FOREIGNKEY)
             try db.execute(sql: "DELETE FROM citizenship")
@@ -245,14 +246,15 @@ import GRDBLite
                 }
             }
             #expect(sql == [
-                #"CREATE TABLE "employee" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "managerId" INTEGER REFERENCES "employee"("id") ON DELETE SET NULL)"#,
+                    #"CREATE TABLE "employee" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "managerId" INTEGER REFERENCES "employee"("id") ON DELETE SET NULL)"#,
                 #"CREATE INDEX "employee_on_managerId" ON "employee"("managerId")"#,
                 #"CREATE TABLE "nodes" ("path" TEXT PRIMARY KEY NOT NULL, "nodePath" TEXT REFERENCES "nodes"("path"))"#,
                 #"CREATE INDEX "nodes_on_nodePath" ON "nodes"("nodePath")"#,
                 #"CREATE TABLE "folder" ("name" TEXT, "folderId" INTEGER REFERENCES "folder"("rowid"))"#,
-                #"CREATE TABLE "cell" ("x" INTEGER, "y" INTEGER, "nextX" INTEGER, "nextY" INTEGER, PRIMARY KEY ("x", "y"), FOREIGN KEY ("nextX", "nextY") REFERENCES "cell"("x", "y"))"#,
+                    #"CREATE TABLE "cell" ("x" INTEGER, "y" INTEGER, "nextX" INTEGER, "nextY" INTEGER, PRIMARY KEY ("x", "y"), FOREIGN KEY ("nextX", "nextY") REFERENCES "cell"("x", "y"))"#
             ])
-            try db.execute(sql: "INSERT INTO employee (id) VALUES (1); INSERT INTO employee (id, managerId) VALUES (2, 1)")
+            try db.execute(
+                sql: "INSERT INTO employee (id) VALUES (1); INSERT INTO employee (id, managerId) VALUES (2, 1)")
             try db.execute(sql: "DELETE FROM employee WHERE id = 1")
             #expect(try Bool.fetchOne(db, sql: "SELECT managerId IS NULL FROM employee WHERE id = 2") == true)
         }

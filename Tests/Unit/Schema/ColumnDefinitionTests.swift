@@ -61,7 +61,8 @@ import GRDBLite
             (date, "'1970-01-01 00:00:00.000'"), (DatabaseValue.null, "NULL"),
         ]
         for (value, literal) in cases {
-            #expect(try columnSQL { $0.column("c").defaults(to: value) } == #"CREATE TABLE "t" ("c" DEFAULT \#(literal))"#)
+            #expect(
+                try columnSQL { $0.column("c").defaults(to: value) } == #"CREATE TABLE "t" ("c" DEFAULT \#(literal))"#)
         }
         #expect(try columnSQL { $0.column("c", .datetime).defaults(sql: "CURRENT_TIMESTAMP") }
             == #"CREATE TABLE "t" ("c" DATETIME DEFAULT CURRENT_TIMESTAMP)"#)
@@ -111,9 +112,12 @@ import GRDBLite
     }
 
     @Test func collate() throws {
-        #expect(try columnSQL { $0.column("c", .text).collate(.nocase) } == #"CREATE TABLE "t" ("c" TEXT COLLATE NOCASE)"#)
-        #expect(try columnSQL { $0.column("c", .text).collate(.rtrim) } == #"CREATE TABLE "t" ("c" TEXT COLLATE RTRIM)"#)
-        #expect(try columnSQL { $0.column("c", .text).collate(.binary) } == #"CREATE TABLE "t" ("c" TEXT COLLATE BINARY)"#)
+        #expect(
+            try columnSQL { $0.column("c", .text).collate(.nocase) } == #"CREATE TABLE "t" ("c" TEXT COLLATE NOCASE)"#)
+        #expect(
+            try columnSQL { $0.column("c", .text).collate(.rtrim) } == #"CREATE TABLE "t" ("c" TEXT COLLATE RTRIM)"#)
+        #expect(
+            try columnSQL { $0.column("c", .text).collate(.binary) } == #"CREATE TABLE "t" ("c" TEXT COLLATE BINARY)"#)
         #expect(try columnSQL { $0.column("c", .text).collate(.localizedCaseInsensitiveCompare) }
             == #"CREATE TABLE "t" ("c" TEXT COLLATE swiftLocalizedCaseInsensitiveCompare)"#)
     }
@@ -151,8 +155,11 @@ import GRDBLite
         #expect(try columnSQL { $0.column("parentId", .integer).references("parent") }
             == #"CREATE TABLE "t" ("parentId" INTEGER REFERENCES "parent"("id"))"#)
         #expect(try columnSQL {
-            $0.column("parentId", .integer).references("parent", column: "id", onDelete: .setNull, onUpdate: .restrict, deferred: true)
-        } == #"CREATE TABLE "t" ("parentId" INTEGER REFERENCES "parent"("id") ON DELETE SET NULL ON UPDATE RESTRICT DEFERRABLE INITIALLY DEFERRED)"#)
+                $0.column("parentId", .integer).references(
+                    "parent", column: "id", onDelete: .setNull, onUpdate: .restrict, deferred: true)
+            }
+                == #"CREATE TABLE "t" ("parentId" INTEGER REFERENCES "parent"("id") ON DELETE SET NULL ON UPDATE RESTRICT DEFERRABLE INITIALLY DEFERRED)"#
+        )
     }
 
     @Test func referenceToMissingTableThrows() throws {
@@ -200,7 +207,9 @@ import GRDBLite
             $0.column("a", .integer)
             $0.column("b", .integer).generatedAs(sql: "a * 2")
             $0.column("c", .integer).generatedAs(SQL("a + \(1)"), .stored)
-        } == #"CREATE TABLE "t" ("a" INTEGER, "b" INTEGER GENERATED ALWAYS AS (a * 2) VIRTUAL, "c" INTEGER GENERATED ALWAYS AS (a + 1) STORED)"#)
+            }
+                == #"CREATE TABLE "t" ("a" INTEGER, "b" INTEGER GENERATED ALWAYS AS (a * 2) VIRTUAL, "c" INTEGER GENERATED ALWAYS AS (a + 1) STORED)"#
+        )
         let dbQueue = try DatabaseQueue()
         let row = try dbQueue.inDatabase { db in
             try db.create(table: "t") { t in
@@ -222,7 +231,9 @@ import GRDBLite
                 .check(sql: "c <> ''")
                 .unique()
                 .notNull()
-        } == #"CREATE TABLE "t" ("c" TEXT NOT NULL UNIQUE CHECK (c <> '') DEFAULT 'x' COLLATE NOCASE REFERENCES "parent"("id"))"#)
+            }
+                == #"CREATE TABLE "t" ("c" TEXT NOT NULL UNIQUE CHECK (c <> '') DEFAULT 'x' COLLATE NOCASE REFERENCES "parent"("id"))"#
+        )
     }
 
     @Test func constraintsAreEnforced() throws {

@@ -255,7 +255,8 @@ import GRDBLite
             #expect(violation.foreignKeyId == 0)
             #expect(violation.description == "FOREIGN KEY constraint violation - from book to author, in rowid 7")
             #expect(try violation.failureDescription(db)
-                == #"FOREIGN KEY constraint violation - from book(authorId) to author(id), in [id:7 title:"Ghost" authorId:42]"#)
+                    == #"FOREIGN KEY constraint violation - from book(authorId) to author(id), in [id:7 title:"Ghost" authorId:42]"#
+            )
 
             #expect(try Array(db.foreignKeyViolations(in: "book")).count == 1)
             #expect(try Array(db.foreignKeyViolations(in: "other")).isEmpty)
@@ -265,7 +266,10 @@ import GRDBLite
             for check in checks {
                 let error = #expect(throws: DatabaseError.self) { try check() }
                 #expect(error?.extendedResultCode == .SQLITE_CONSTRAINT_FOREIGNKEY)
-                #expect(error?.message == #"FOREIGN KEY constraint violation - from book(authorId) to author(id), in [id:7 title:"Ghost" authorId:42]"#)
+                #expect(
+                    error?.message
+                        == #"FOREIGN KEY constraint violation - from book(authorId) to author(id), in [id:7 title:"Ghost" authorId:42]"#
+                )
             }
             try db.checkForeignKeys(in: "other")
         }
@@ -283,7 +287,9 @@ import GRDBLite
                 """)
             let violation = try #require(try db.foreignKeyViolations().next())
             #expect(violation.originRowID == nil)
-            #expect(try violation.failureDescription(db) == "FOREIGN KEY constraint violation - from child(parentId) to parent(id)")
+            #expect(
+                try violation.failureDescription(db)
+                    == "FOREIGN KEY constraint violation - from child(parentId) to parent(id)")
         }
     }
 

@@ -17,11 +17,16 @@ import GRDBLite
                 t.check(sql: "1")
             }
             #expect(try db.tableExists(name))
-            #expect(try db.columns(in: name).map(\.name) == [column, other, "ref" + name + column.uppercasingFirstCharacterForTest])
+            #expect(
+                try db.columns(in: name).map(\.name) == [
+                    column, other, "ref" + name + column.uppercasingFirstCharacterForTest
+                ])
             #expect(try db.primaryKey(name).columns == [column])
             #expect(try db.foreignKeys(on: name).map(\.destinationTable) == [name])
             #expect(try db.table(name, hasUniqueKey: [other, column]))
-            #expect(try db.columns(in: name)[1].defaultValueSQL == "'" + name.replacingOccurrences(of: "'", with: "''") + "'")
+            #expect(
+                try db.columns(in: name)[1].defaultValueSQL == "'" + name.replacingOccurrences(of: "'", with: "''")
+                    + "'")
 
             try db.create(index: "index " + name, on: name, columns: [other], options: .ifNotExists)
             #expect(try db.indexes(on: name).contains { $0.name == "index " + name })
@@ -29,7 +34,10 @@ import GRDBLite
                 t.add(column: "added " + name, .text).indexed()
                 t.rename(column: "added " + name, to: "renamed " + name)
             }
-            #expect(try db.indexes(on: name).contains { $0.name == name + "_on_added " + name && $0.columns == ["renamed " + name] })
+            #expect(
+                try db.indexes(on: name).contains {
+                    $0.name == name + "_on_added " + name && $0.columns == ["renamed " + name]
+                })
             try db.drop(index: name + "_on_added " + name)
             try db.alter(table: name) { t in
                 t.drop(column: "renamed " + name)

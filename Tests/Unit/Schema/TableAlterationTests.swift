@@ -87,7 +87,8 @@ import GRDBLite
                 try db.create(index: "byName", on: "player", columns: ["name"])
                 try db.create(index: "byEmail", on: "player", columns: ["email"], options: [.unique, .ifNotExists])
                 try db.create(index: "byEmail", on: "player", columns: ["email"], unique: true, ifNotExists: true)
-                try db.create(index: "byScore", on: "player", columns: ["score", "name"], condition: SQL("score > \(0)"))
+                try db.create(
+                    index: "byScore", on: "player", columns: ["score", "name"], condition: SQL("score > \(0)"))
                 try db.create(index: "byLowerName", on: "player", expressions: [SQL("lower(name)")])
                 try db.create(indexOn: "player", columns: ["score"])
                 try db.drop(index: "byName")

@@ -17,7 +17,7 @@ import GRDBLite
             }
         }
         #expect(sql == [
-            #"CREATE TABLE "player" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "creationDate" DATETIME NOT NULL, "modificationDate" DATETIME NOT NULL, "name" TEXT NOT NULL, "score" INTEGER NOT NULL)"#,
+                #"CREATE TABLE "player" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "creationDate" DATETIME NOT NULL, "modificationDate" DATETIME NOT NULL, "name" TEXT NOT NULL, "score" INTEGER NOT NULL)"#
         ])
     }
 
@@ -31,7 +31,8 @@ import GRDBLite
                     t.primaryKey("id", .text)
                     t.column("v", .any)
                 }
-                try db.create(table: "c", temporary: true, ifNotExists: true, withoutRowID: false) { t in t.column("x") }
+                try db.create(table: "c", temporary: true, ifNotExists: true, withoutRowID: false) { t in t.column("x")
+                }
             }
             #expect(sql == [
                 #"CREATE TEMPORARY TABLE IF NOT EXISTS "a" ("x")"#,
@@ -119,7 +120,8 @@ import GRDBLite
         let dbQueue = try DatabaseQueue()
         let ids = try dbQueue.inDatabase { db in
             try db.create(table: "a") { t in t.autoIncrementedPrimaryKey("id") }
-            try db.execute(sql: "INSERT INTO a DEFAULT VALUES; INSERT INTO a DEFAULT VALUES; DELETE FROM a WHERE id = 2")
+            try db.execute(
+                sql: "INSERT INTO a DEFAULT VALUES; INSERT INTO a DEFAULT VALUES; DELETE FROM a WHERE id = 2")
             try db.execute(sql: "INSERT INTO a DEFAULT VALUES")
             return try Int64.fetchAll(db, sql: "SELECT id FROM a ORDER BY id")
         }
@@ -141,7 +143,8 @@ import GRDBLite
                     t.column("z", .integer)
                     t.uniqueKey(["x", "y"])
                     t.uniqueKey(["z"], onConflict: .replace)
-                    t.foreignKey(["x", "y"], references: "parent", onDelete: .cascade, onUpdate: .setNull, deferred: true)
+                    t.foreignKey(
+                        ["x", "y"], references: "parent", onDelete: .cascade, onUpdate: .setNull, deferred: true)
                     t.foreignKey(["y", "x"], references: "parent", columns: ["b", "a"])
                     t.check(sql: "x < z")
                     t.check(SQL("z <> \(13)"))
@@ -264,7 +267,7 @@ import GRDBLite
             #expect(sql == [
                 #"CREATE TABLE "a" ("parent" REFERENCES "a"("rowid"))"#,
                 #"CREATE TABLE "b" ("parent" REFERENCES "b"("code"), "code" TEXT PRIMARY KEY NOT NULL)"#,
-                #"CREATE TABLE "c" ("x", "y", "px", "py", PRIMARY KEY ("x", "y"), FOREIGN KEY ("px", "py") REFERENCES "c"("x", "y"))"#,
+                    #"CREATE TABLE "c" ("x", "y", "px", "py", PRIMARY KEY ("x", "y"), FOREIGN KEY ("px", "py") REFERENCES "c"("x", "y"))"#
             ])
         }
     }
@@ -348,7 +351,9 @@ import GRDBLite
             }
             let sql = try recordedSchemaSQL(db) {
                 try db.create(view: "champion", asLiteral: "SELECT * FROM player WHERE score > \(1000)")
-                try db.create(view: "names", options: [.temporary, .ifNotExists], columns: ["n"], asLiteral: "SELECT name FROM player")
+                try db.create(
+                    view: "names", options: [.temporary, .ifNotExists], columns: ["n"],
+                    asLiteral: "SELECT name FROM player")
                 try db.drop(view: "names")
             }
             #expect(sql == [
@@ -372,7 +377,9 @@ import GRDBLite
             }
             let sql = try recordedSchemaSQL(db) {
                 try db.create(view: "arthur", as: Table("player").filter(Column("name") == "O'Brien"))
-                try db.create(view: "best", options: .temporary, columns: ["n"], as: SQLRequest<String>(literal: "SELECT name FROM player WHERE score > \(1000)"))
+                try db.create(
+                    view: "best", options: .temporary, columns: ["n"],
+                    as: SQLRequest<String>(literal: "SELECT name FROM player WHERE score > \(1000)"))
             }
             #expect(sql == [
                 #"CREATE VIEW "arthur" AS SELECT * FROM "player" WHERE "name" = 'O''Brien'"#,

@@ -69,12 +69,16 @@ struct Comparison {
 
     init(baseline: InstructionReport, current: InstructionReport, threshold: Double) {
         var lines: [String] = []
-        lines.append("Baseline: \(baseline.date), \(baseline.machine.cpu), \(baseline.tool); \(baseline.software.sqliteSummary).")
+        lines.append(
+            "Baseline: \(baseline.date), \(baseline.machine.cpu), \(baseline.tool); \(baseline.software.sqliteSummary)."
+        )
         lines.append("")
-        lines.append("Current: \(current.date), \(current.machine.cpu), \(current.tool); \(current.software.sqliteSummary).")
+        lines.append(
+            "Current: \(current.date), \(current.machine.cpu), \(current.tool); \(current.software.sqliteSummary).")
         lines.append("")
         if (baseline.fetchRowCount, baseline.insertRowCount) != (current.fetchRowCount, current.insertRowCount) {
-            incomparable = "the baseline counts \(baseline.fetchRowCount) rows fetched and \(baseline.insertRowCount) inserted, "
+            incomparable =
+                "the baseline counts \(baseline.fetchRowCount) rows fetched and \(baseline.insertRowCount) inserted, "
                 + "the current report \(current.fetchRowCount) and \(current.insertRowCount): run both in the same mode (--quick)"
             lines.append("**Not comparable**: \(incomparable!).")
             markdown = lines.joined(separator: "\n") + "\n"
@@ -88,13 +92,16 @@ struct Comparison {
             lines.append("")
         }
         if baseline.environment != current.environment {
-            lines.append("Note: the environments differ (baseline \(baseline.environment), current \(current.environment)).")
+            lines.append(
+                "Note: the environments differ (baseline \(baseline.environment), current \(current.environment)).")
             lines.append("")
         }
 
         // GRDBLite's ratio to raw C: the check.
         let key = Ratio.key(.lite, .raw)
-        lines.append("GRDBLite's instructions relative to raw C (fails above +\(Self.percent(threshold)); allocations fail when they rise):")
+        lines.append(
+            "GRDBLite's instructions relative to raw C (fails above +\(Self.percent(threshold)); allocations fail when they rise):"
+        )
         lines.append("")
         lines.append("| Workload | Baseline | Current | Change | GRDBLite allocations/row | Verdict |")
         lines.append("|---|---:|---:|---:|---:|---|")
@@ -110,7 +117,8 @@ struct Comparison {
                 change = Self.signedPercent(delta)
                 if delta > threshold {
                     verdicts.append("**regression** (> +\(Self.percent(threshold)))")
-                    failures.append("\(result.workload): GRDBLite/raw C \(Self.ratio(before)) → \(Self.ratio(after)) (\(change))")
+                    failures.append(
+                        "\(result.workload): GRDBLite/raw C \(Self.ratio(before)) → \(Self.ratio(after)) (\(change))")
                 } else if delta < -threshold {
                     verdicts.append("improvement")
                 }
@@ -120,16 +128,21 @@ struct Comparison {
             }
             var allocationsCell = ""
             if let before = old.sides[.lite]?.allocations, let after = result.sides[.lite]?.allocations {
-                allocationsCell = "\(MarkdownReport.perRow(before.allocationsPerRow)) → \(MarkdownReport.perRow(after.allocationsPerRow))"
+                allocationsCell =
+                    "\(MarkdownReport.perRow(before.allocationsPerRow)) → \(MarkdownReport.perRow(after.allocationsPerRow))"
                 if after.allocations > before.allocations {
                     verdicts.append("**more allocations** (+\(after.allocations - before.allocations))")
-                    failures.append("\(result.workload): GRDBLite allocates \(after.allocations) times, \(after.allocations - before.allocations) more than the baseline's \(before.allocations)")
+                    failures.append(
+                        "\(result.workload): GRDBLite allocates \(after.allocations) times, \(after.allocations - before.allocations) more than the baseline's \(before.allocations)"
+                    )
                 } else if after.allocations < before.allocations {
                     verdicts.append("fewer allocations (−\(before.allocations - after.allocations))")
                 }
             }
             let verdict = verdicts.isEmpty ? "ok" : verdicts.joined(separator: "; ")
-            lines.append("| \(result.title) | \(Self.ratio(old.ratios[key])) | \(Self.ratio(result.ratios[key])) | \(change) | \(allocationsCell) | \(verdict) |")
+            lines.append(
+                "| \(result.title) | \(Self.ratio(old.ratios[key])) | \(Self.ratio(result.ratios[key])) | \(change) | \(allocationsCell) | \(verdict) |"
+            )
         }
         for old in baseline.workloads where !current.workloads.contains(where: { $0.workload == old.workload }) {
             lines.append("| \(old.title) | \(Self.ratio(old.ratios[key])) | n/a | | | not measured |")
@@ -145,18 +158,24 @@ struct Comparison {
             let old = baseline.workloads.first { $0.workload == result.workload }
             for side in result.sides where side.instructions != nil {
                 let before = old?.sides[side.side]
-                let count = [before?.instructionsPerRow, side.instructionsPerRow].map { $0.map { String(format: "%.0f", $0) } ?? "n/a" }
+                let count = [before?.instructionsPerRow, side.instructionsPerRow].map {
+                    $0.map { String(format: "%.0f", $0) } ?? "n/a"
+                }
                 var change = ""
                 if let a = before?.instructionsPerRow, let b = side.instructionsPerRow, a > 0 {
                     change = Self.signedPercent((b / a - 1) * 100)
                 }
-                let allocations = [before?.allocations, side.allocations].map { $0.map { MarkdownReport.perRow($0.allocationsPerRow) } ?? "n/a" }
-                lines.append("| \(result.title) | \(side.side.title) | \(count[0]) → \(count[1]) | \(change) | \(allocations[0]) → \(allocations[1]) |")
+                let allocations = [before?.allocations, side.allocations].map {
+                    $0.map { MarkdownReport.perRow($0.allocationsPerRow) } ?? "n/a"
+                }
+                lines.append(
+                    "| \(result.title) | \(side.side.title) | \(count[0]) → \(count[1]) | \(change) | \(allocations[0]) → \(allocations[1]) |"
+                )
             }
         }
         lines.append("")
         lines.append(failures.isEmpty
-            ? "**No GRDBLite regression** beyond +\(Self.percent(threshold)) in instructions relative to raw C, and no new allocation."
+                ? "**No GRDBLite regression** beyond +\(Self.percent(threshold)) in instructions relative to raw C, and no new allocation."
             : "**GRDBLite regressed** in \(failures.count) figure(s).")
         markdown = lines.joined(separator: "\n") + "\n"
     }

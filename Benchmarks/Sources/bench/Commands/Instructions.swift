@@ -31,7 +31,9 @@ struct Instructions: ParsableCommand {
     @Flag(help: "The CI mode: 5,000 rows fetched, 1,250 inserted (default 20,000 and 5,000).")
     var quick = false
 
-    @Option(help: ArgumentHelp("Write the report as JSON to this file (the format of Benchmarks/baseline.json).", valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "Write the report as JSON to this file (the format of Benchmarks/baseline.json).", valueName: "file"))
     var output: String?
 
     @Option(help: "valgrind's command.")
@@ -67,7 +69,8 @@ struct Instructions: ParsableCommand {
         let work = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: work) }
         progress("Preparing \(fetchRowCount) rows to fetch in \(work)...")
-        let fixture = try Fixture(folder: work + "/fixture", fetchRowCount: fetchRowCount, insertRowCount: insertRowCount)
+        let fixture = try Fixture(
+            folder: work + "/fixture", fetchRowCount: fetchRowCount, insertRowCount: insertRowCount)
         let sides = selection.selectedSides
         let sqlite = try sqliteInfoBySide(sides, fixture: fixture)
 
@@ -95,7 +98,8 @@ struct Instructions: ParsableCommand {
                 sqliteBySide: sqlite,
                 peers: SoftwareInfo.peerVersions,
                 allocator: allocator),
-            tool: "\(valgrindVersion) --tool=callgrind: --toggle-collect=grdblite_bench_measured_run, or by difference of whole processes for sides on several threads",
+            tool:
+                "\(valgrindVersion) --tool=callgrind: --toggle-collect=grdblite_bench_measured_run, or by difference of whole processes for sides on several threads",
             guestCPU: guestCPU,
             environment: environment,
             fetchRowCount: fetchRowCount,
@@ -175,7 +179,9 @@ struct Instructions: ParsableCommand {
             let one = try callgrind(task, executable: executable, options: [], measuredRuns: 1, name: "one")
             let two = try callgrind(task, executable: executable, options: [], measuredRuns: 2, name: "two")
             guard two.instructions > one.instructions else {
-                throw BenchError("\(task.workload) on \(task.side.title): two runs counted \(two.instructions) instructions, one run \(one.instructions)")
+                throw BenchError(
+                    "\(task.workload) on \(task.side.title): two runs counted \(two.instructions) instructions, one run \(one.instructions)"
+                )
             }
             return Measured(instructions: two.instructions - one.instructions, once: one.once)
         }
@@ -186,10 +192,13 @@ struct Instructions: ParsableCommand {
     }
 
     /// A valgrind process: its result line, and callgrind's summary.
-    private func callgrind(_ task: MeasureTask, executable: String, options: [String], measuredRuns: Int, name: String) throws -> Measured {
+    private func callgrind(_ task: MeasureTask, executable: String, options: [String], measuredRuns: Int, name: String)
+        throws -> Measured
+    {
         let outFile = "\(task.folder)/callgrind.\(name)"
         let arguments = [valgrind, "--tool=callgrind", "--callgrind-out-file=\(outFile)"] + options + [
-            executable, "--once", "--only", task.workload, "--side", task.side.rawValue, "--measured-runs", String(measuredRuns),
+                executable, "--once", "--only", task.workload, "--side", task.side.rawValue, "--measured-runs",
+                String(measuredRuns),
             "--rows", String(fetchRowCount), "--insert-rows", String(insertRowCount), "--path", task.folder,
         ]
         let logPath = "\(task.folder)/log.\(name)"
@@ -206,7 +215,9 @@ struct Instructions: ParsableCommand {
             throw BenchError("\(task.workload) on \(task.side.title): no result in the output: \(output)")
         }
         guard let text = readWholeFile(outFile), let total = Self.summary(text), total > 0 else {
-            throw BenchError("\(task.workload) on \(task.side.title): no instructions in \(outFile) (is grdblite_bench_measured_run in the binary?)")
+            throw BenchError(
+                "\(task.workload) on \(task.side.title): no instructions in \(outFile) (is grdblite_bench_measured_run in the binary?)"
+            )
         }
         return Measured(instructions: total, once: once)
     }
@@ -216,14 +227,18 @@ struct Instructions: ParsableCommand {
     /// (on an AVX2 host, an Intel Haswell), whatever the host's. Runs
     /// `ld.so --list-diagnostics` under valgrind; nil where that fails.
     private func guestCPUFeatures() -> String? {
-        guard let text = try? runTool([valgrind, "-q", "/lib64/ld-linux-x86-64.so.2", "--list-diagnostics"]) else { return nil }
+        guard let text = try? runTool([valgrind, "-q", "/lib64/ld-linux-x86-64.so.2", "--list-diagnostics"]) else {
+            return nil
+        }
         var fields: [String: String] = [:]
         for line in text.split(separator: "\n") {
             let parts = line.split(separator: "=", maxSplits: 1)
             if parts.count == 2 { fields[String(parts[0])] = String(parts[1]) }
         }
-        guard let family = fields["x86.cpu_features.basic.family"], let model = fields["x86.cpu_features.basic.model"] else { return nil }
-        let kind = ["0x1": "Intel", "0x2": "AMD", "0x3": "Zhaoxin"][fields["x86.cpu_features.basic.kind"] ?? ""] ?? "other"
+        guard let family = fields["x86.cpu_features.basic.family"], let model = fields["x86.cpu_features.basic.model"]
+        else { return nil }
+        let kind =
+            ["0x1": "Intel", "0x2": "AMD", "0x3": "Zhaoxin"][fields["x86.cpu_features.basic.kind"] ?? ""] ?? "other"
         // The features glibc uses and prefers, summed up by an FNV-1a hash.
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for (key, value) in fields.sorted(by: { $0.key < $1.key })
@@ -276,7 +291,8 @@ func runTool(_ arguments: [String], stderrPath: String? = nil, environment: [Str
 
 /// A new temporary folder.
 func temporaryFolder() throws -> String {
-    var template = Array((NSTemporaryDirectory() as NSString).appendingPathComponent("grdblite-bench-XXXXXX").utf8CString)
+    var template = Array(
+        (NSTemporaryDirectory() as NSString).appendingPathComponent("grdblite-bench-XXXXXX").utf8CString)
     guard let created = mkdtemp(&template) else {
         throw BenchError("can't create a temporary folder in \(NSTemporaryDirectory())")
     }

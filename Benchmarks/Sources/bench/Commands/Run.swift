@@ -52,9 +52,13 @@ struct Run: ParsableCommand {
 
     func validate() throws {
         if once {
-            guard let only, selection.sides.count == 1 else { throw ValidationError("--once needs --only and one --side") }
+            guard let only, selection.sides.count == 1 else {
+                throw ValidationError("--once needs --only and one --side")
+            }
             if Workload.named(only) == nil { throw ValidationError("no workload named \(only)") }
-            if checkAllocations || output != nil { throw ValidationError("--once writes no report and checks no target") }
+            if checkAllocations || output != nil {
+                throw ValidationError("--once writes no report and checks no target")
+            }
         } else if only != nil {
             throw ValidationError("--only goes with --once (use --filter to pick workloads)")
         }
@@ -147,7 +151,8 @@ struct Run: ParsableCommand {
         let failures = report.workloads.compactMap { result -> String? in
             guard let target = result.liteAllocationTarget, !target.isMet,
                   let figures = result[.lite]?.allocations else { return nil }
-            return "\(result.workload): \(MarkdownReport.perRow(figures.allocationsPerRow)) allocations per row, target ≤ \(MarkdownReport.perRow(target.maximumPerRow)) (\(target.rule))"
+            return
+                "\(result.workload): \(MarkdownReport.perRow(figures.allocationsPerRow)) allocations per row, target ≤ \(MarkdownReport.perRow(target.maximumPerRow)) (\(target.rule))"
         }
         if !failures.isEmpty {
             throw BenchError("GRDBLite exceeds its allocation targets:\n  " + failures.joined(separator: "\n  "))

@@ -56,7 +56,8 @@ extension GRDBSide {
                         guard let item = try OrderedItem.order(Column("i0").desc).fetchOne(db) else {
                             throw BenchError("fetch-one-ordered: no row")
                         }
-                        rows.add(item.i0, item.i1, item.i2, item.i3, item.i4, item.i5, item.i6, item.i7, item.i8, item.i9)
+                        rows.add(
+                            item.i0, item.i1, item.i2, item.i3, item.i4, item.i5, item.i6, item.i7, item.i8, item.i9)
                     }
                 }
                 digest = rows

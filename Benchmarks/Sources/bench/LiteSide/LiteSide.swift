@@ -47,8 +47,9 @@ enum LiteSide: BenchSide {
                 try dbQueue.inDatabase { db in
                     let cursor = try Row.fetchCursor(db, sql: BenchSQL.select)
                     while let row = try cursor.next() {
-                        rows.add(row["i0"] as Int, row["i1"] as Int, row["i2"] as Int, row["i3"] as Int, row["i4"] as Int,
-                                 row["i5"] as Int, row["i6"] as Int, row["i7"] as Int, row["i8"] as Int, row["i9"] as Int)
+                        rows.add(
+                            row["i0"] as Int, row["i1"] as Int, row["i2"] as Int, row["i3"] as Int, row["i4"] as Int,
+                            row["i5"] as Int, row["i6"] as Int, row["i7"] as Int, row["i8"] as Int, row["i9"] as Int)
                     }
                 }
                 digest = rows

@@ -70,14 +70,20 @@ enum Jemalloc {
         if after.allocatedBytes - before.allocatedBytes < UInt64(probeCount * probeSize)
             || after.requests - before.requests < UInt64(probeCount)
         {
-            return .inactive(reason: "malloc (the symbol of \(library)) doesn't move jemalloc's counters: jemalloc is not the process allocator (a tool such as valgrind may have replaced it)")
+            return .inactive(
+                reason:
+                    "malloc (the symbol of \(library)) doesn't move jemalloc's counters: jemalloc is not the process allocator (a tool such as valgrind may have replaced it)"
+            )
         }
         // Reading the counters must not count itself.
         guard let first = try? counters(), let second = try? counters() else {
             return .inactive(reason: "jemalloc statistics unavailable (mallctl failed)")
         }
         if second.requests != first.requests || second.allocatedBytes != first.allocatedBytes {
-            return .inactive(reason: "reading jemalloc's counters allocates (\(second.requests - first.requests) allocations, \(second.allocatedBytes - first.allocatedBytes) bytes)")
+            return .inactive(
+                reason:
+                    "reading jemalloc's counters allocates (\(second.requests - first.requests) allocations, \(second.allocatedBytes - first.allocatedBytes) bytes)"
+            )
         }
         return .active(version: version, malloc: library)
     }

@@ -53,7 +53,11 @@ struct WorkloadRunner {
                     time: seconds[side].map(TimeStatistics.init(seconds:)),
                     allocations: allocations[side])
             })
-        log("  median: " + result.sides.map { "\($0.side.rawValue) \($0.time.map { MarkdownReport.seconds($0.median) + " s" } ?? "n/a")" }.joined(separator: ", "))
+        log(
+            "  median: "
+                + result.sides.map {
+                    "\($0.side.rawValue) \($0.time.map { MarkdownReport.seconds($0.median) + " s" } ?? "n/a")"
+                }.joined(separator: ", "))
         return result
     }
 
@@ -95,7 +99,9 @@ struct WorkloadRunner {
     }
 
     /// Runs the job once between two readings of jemalloc's counters.
-    func measureAllocations(_ job: SideJob, side: Side, run: (SideJob) throws -> Void = { try $0.run() }) throws -> AllocationFigures {
+    func measureAllocations(_ job: SideJob, side: Side, run: (SideJob) throws -> Void = { try $0.run() }) throws
+        -> AllocationFigures
+    {
         try prepare()
         let before = try Jemalloc.counters()
         try run(job)

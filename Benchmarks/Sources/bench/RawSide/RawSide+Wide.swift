@@ -203,7 +203,11 @@ extension RawDatabase {
             }
         }
         func bindInt(_ index: CInt, _ value: Int?) {
-            if let value { sqlite3_bind_int64(statement, index, Int64(value)) } else { sqlite3_bind_null(statement, index) }
+            if let value {
+                sqlite3_bind_int64(statement, index, Int64(value))
+            } else {
+                sqlite3_bind_null(statement, index)
+            }
         }
         for order in WideOrderData.rows(count: count) {
             sqlite3_reset(statement)

@@ -117,7 +117,9 @@ enum RawSide: BenchSide {
     }
 
     /// The indexes of columns i0 … i9, found once per statement.
-    private static func columnIndexes(_ statement: OpaquePointer) throws -> (CInt, CInt, CInt, CInt, CInt, CInt, CInt, CInt, CInt, CInt) {
+    private static func columnIndexes(_ statement: OpaquePointer) throws -> (
+        CInt, CInt, CInt, CInt, CInt, CInt, CInt, CInt, CInt, CInt
+    ) {
         let names = (0..<sqlite3_column_count(statement)).map { String(cString: sqlite3_column_name(statement, $0)) }
         let indexes = try BenchSQL.columnNames.map { name in
             guard let index = names.firstIndex(of: name) else { throw BenchError("no column \(name)") }

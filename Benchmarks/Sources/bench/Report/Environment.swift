@@ -15,7 +15,8 @@ struct MachineInfo: Codable {
         let cpu = field("model name", in: cpuinfo, separator: ":") ?? "unknown"
         let osRelease = readWholeFile("/etc/os-release") ?? ""
         let osName = field("PRETTY_NAME", in: osRelease, separator: "=")?
-            .trimmingCharacters(in: CharacterSet(charactersIn: "\"")) ?? ProcessInfo.processInfo.operatingSystemVersionString
+            .trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+            ?? ProcessInfo.processInfo.operatingSystemVersionString
         var names = utsname()
         uname(&names)
         let kernel = withUnsafeBytes(of: &names.release) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }

@@ -12,7 +12,8 @@ enum MarkdownReport {
         lines.append("")
         let sides = presentSides(report.workloads.map(\.sides))
         let pairs = ratioPairs(sides)
-        lines.append(header(["Workload"] + sides.map(\.title) + pairs.map(Ratio.title), numeric: sides.count + pairs.count))
+        lines.append(
+            header(["Workload"] + sides.map(\.title) + pairs.map(Ratio.title), numeric: sides.count + pairs.count))
         for result in report.workloads {
             let times = sides.map { side in
                 result[side]?.time.map { "\(seconds($0.median)) (\(seconds($0.min))–\(seconds($0.max)))" } ?? "n/a"
@@ -38,7 +39,9 @@ enum MarkdownReport {
         }
         if report.workloads.contains(where: { $0.sides.contains { $0.allocations?.approximate == true } }) {
             lines.append("")
-            lines.append("≈: the work runs on other threads, whose thread caches jemalloc counts late (a few hundred allocations per run either way); bytes are counted per thread.")
+            lines.append(
+                "≈: the work runs on other threads, whose thread caches jemalloc counts late (a few hundred allocations per run either way); bytes are counted per thread."
+            )
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -55,10 +58,15 @@ enum MarkdownReport {
         lines.append("")
         let sides = presentSides(report.workloads.map(\.sides))
         let pairs = ratioPairs(sides)
-        lines.append(header(["Workload"] + sides.map(\.title) + pairs.map(Ratio.title), numeric: sides.count + pairs.count))
+        lines.append(
+            header(["Workload"] + sides.map(\.title) + pairs.map(Ratio.title), numeric: sides.count + pairs.count))
         for result in report.workloads {
-            let counts = sides.map { side in result.sides[side]?.instructionsPerRow.map { String(format: "%.0f", $0) } ?? "n/a" }
-            let ratios = pairs.map { pair in result.ratios[Ratio.key(pair.0, pair.1)].map { String(format: "%.3f×", $0) } ?? "n/a" }
+            let counts = sides.map { side in
+                result.sides[side]?.instructionsPerRow.map { String(format: "%.0f", $0) } ?? "n/a"
+            }
+            let ratios = pairs.map { pair in
+                result.ratios[Ratio.key(pair.0, pair.1)].map { String(format: "%.3f×", $0) } ?? "n/a"
+            }
             lines.append("| \(result.title) | " + (counts + ratios).joined(separator: " | ") + " |")
         }
         lines.append(contentsOf: apiNote(report.workloads.map { ($0.title, $0.sides.map { ($0.side, $0.api) }) }))
@@ -115,7 +123,9 @@ enum MarkdownReport {
     }
 
     static func header(_ titles: [String], numeric: Int) -> String {
-        let alignments = ["---"] + Array(repeating: "---:", count: numeric) + Array(repeating: "---", count: titles.count - 1 - numeric)
+        let alignments =
+            ["---"] + Array(repeating: "---:", count: numeric)
+            + Array(repeating: "---", count: titles.count - 1 - numeric)
         return "| " + titles.joined(separator: " | ") + " |\n|" + alignments.joined(separator: "|") + "|"
     }
 

@@ -45,10 +45,14 @@ enum SVGChart {
         var svg: [String] = []
         svg.append(
             ##"<svg xmlns="http://www.w3.org/2000/svg" width="\##(format(width))" height="\##(format(height))" "##
-                + ##"viewBox="0 0 \##(format(width)) \##(format(height))" font-family="Helvetica, Arial, sans-serif" font-size="12">"##)
+                + ##"viewBox="0 0 \##(format(width)) \##(format(height))" font-family="Helvetica, Arial, sans-serif" font-size="12">"##
+        )
         svg.append(##"<rect width="100%" height="100%" fill="white"/>"##)
-        svg.append(##"<text x="10" y="22" font-size="15" font-weight="bold">Time relative to the raw SQLite C API (lower is better; logarithmic axis)</text>"##)
-        let subtitle = "\(report.fetchRowCount) rows fetched, \(report.insertRowCount) inserted; medians of \(report.plan.iterations) runs; \(report.machine.cpu)"
+        svg.append(
+            ##"<text x="10" y="22" font-size="15" font-weight="bold">Time relative to the raw SQLite C API (lower is better; logarithmic axis)</text>"##
+        )
+        let subtitle =
+            "\(report.fetchRowCount) rows fetched, \(report.insertRowCount) inserted; medians of \(report.plan.iterations) runs; \(report.machine.cpu)"
         svg.append(##"<text x="10" y="40" fill="#555">\##(escape(subtitle))</text>"##)
         for (index, bar) in shown.enumerated() {
             let legendX = labelWidth + Double(index) * 190
@@ -59,20 +63,28 @@ enum SVGChart {
         // Grid and axis.
         for tick in ticks {
             let tickX = x(tick)
-            svg.append(##"<line x1="\##(format(tickX))" y1="\##(format(top - 4))" x2="\##(format(tickX))" y2="\##(format(plotBottom))" stroke="#e3e3e3"/>"##)
-            svg.append(##"<text x="\##(format(tickX))" y="\##(format(plotBottom + 16))" text-anchor="middle" fill="#555">\##(label(tick))</text>"##)
+            svg.append(
+                ##"<line x1="\##(format(tickX))" y1="\##(format(top - 4))" x2="\##(format(tickX))" y2="\##(format(plotBottom))" stroke="#e3e3e3"/>"##
+            )
+            svg.append(
+                ##"<text x="\##(format(tickX))" y="\##(format(plotBottom + 16))" text-anchor="middle" fill="#555">\##(label(tick))</text>"##
+            )
         }
 
         let floor = x(1)
         for (row, result) in workloads.enumerated() {
             let groupTop = top + Double(row) * groupHeight
             let labelY = groupTop + 4 + Double(shown.count) * (barHeight + barGap) / 2 + 4
-            svg.append(##"<text x="\##(format(labelWidth - 8))" y="\##(format(labelY))" text-anchor="end">\##(escape(result.title))</text>"##)
+            svg.append(
+                ##"<text x="\##(format(labelWidth - 8))" y="\##(format(labelY))" text-anchor="end">\##(escape(result.title))</text>"##
+            )
             for (index, bar) in shown.enumerated() {
                 let y = groupTop + 4 + Double(index) * (barHeight + barGap)
                 let name = "\(bar.side.title) / raw C"
                 guard let value = result.ratios[Ratio.key(bar.side, .raw)] else {
-                    svg.append(##"<text x="\##(format(floor + 4))" y="\##(format(y + barHeight - 3))" font-size="11" fill="#888">\##(escape(bar.side.title)): n/a</text>"##)
+                    svg.append(
+                        ##"<text x="\##(format(floor + 4))" y="\##(format(y + barHeight - 3))" font-size="11" fill="#888">\##(escape(bar.side.title)): n/a</text>"##
+                    )
                     continue
                 }
                 let end = x(value)
@@ -82,12 +94,16 @@ enum SVGChart {
                 svg.append(
                     ##"<rect x="\##(format(barX))" y="\##(format(y))" width="\##(format(barWidth))" height="\##(format(barHeight))" "##
                         + ##"fill="\##(bar.color)"><title>\##(escape(name)): \##(text)</title></rect>"##)
-                svg.append(##"<text x="\##(format(max(floor, end) + 4))" y="\##(format(y + barHeight - 3))" font-size="11">\##(text)</text>"##)
+                svg.append(
+                    ##"<text x="\##(format(max(floor, end) + 4))" y="\##(format(y + barHeight - 3))" font-size="11">\##(text)</text>"##
+                )
             }
         }
 
         // Raw C, the floor.
-        svg.append(##"<line x1="\##(format(floor))" y1="\##(format(top - 8))" x2="\##(format(floor))" y2="\##(format(plotBottom))" stroke="#222" stroke-dasharray="4 3"/>"##)
+        svg.append(
+            ##"<line x1="\##(format(floor))" y1="\##(format(top - 8))" x2="\##(format(floor))" y2="\##(format(plotBottom))" stroke="#222" stroke-dasharray="4 3"/>"##
+        )
         svg.append(##"<text x="\##(format(floor + 4))" y="\##(format(top - 10))" fill="#222">raw C = 1×</text>"##)
         var footer = "\(report.software.sqliteSummary). Swift \(report.software.swiftCompiler), \(report.date)"
         if !left.isEmpty {
@@ -95,7 +111,9 @@ enum SVGChart {
         }
         let footerLines = wrap(footer, width: 130)
         for (index, line) in footerLines.enumerated() {
-            svg.append(##"<text x="10" y="\##(format(plotBottom + 36 + Double(index) * 14))" fill="#555" font-size="11">\##(escape(line))</text>"##)
+            svg.append(
+                ##"<text x="10" y="\##(format(plotBottom + 36 + Double(index) * 14))" fill="#555" font-size="11">\##(escape(line))</text>"##
+            )
         }
         svg.append("</svg>")
         return svg.joined(separator: "\n") + "\n"

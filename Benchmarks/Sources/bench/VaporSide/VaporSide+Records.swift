@@ -61,7 +61,9 @@ extension VaporSide {
                         let item = RowItem(i0: i, i1: i, i2: i, i3: i, i4: i, i5: i, i6: i, i7: i, i8: i, i9: i)
                         try await sql.insert(into: "item")
                             .columns("i0", "i1", "i2", "i3", "i4", "i5", "i6", "i7", "i8", "i9")
-                            .values(item.i0, item.i1, item.i2, item.i3, item.i4, item.i5, item.i6, item.i7, item.i8, item.i9)
+                            .values(
+                                item.i0, item.i1, item.i2, item.i3, item.i4, item.i5, item.i6, item.i7, item.i8, item.i9
+                            )
                             .run()
                     }
                     try await sql.raw("COMMIT").run()

@@ -39,7 +39,8 @@ extension VaporSide {
                         guard let item = try await sql.select().column("*").from("item")
                             .orderBy("i0", .descending).limit(1).first(decoding: OrderedItem.self)
                         else { throw BenchError("fetch-one-ordered: no row") }
-                        rows.add(item.i0, item.i1, item.i2, item.i3, item.i4, item.i5, item.i6, item.i7, item.i8, item.i9)
+                        rows.add(
+                            item.i0, item.i1, item.i2, item.i3, item.i4, item.i5, item.i6, item.i7, item.i8, item.i9)
                     }
                     return rows
                 }

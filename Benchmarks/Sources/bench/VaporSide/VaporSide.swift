@@ -18,8 +18,11 @@ enum VaporSide: BenchSide {
         let connection = try open(fixture.fetchPath)
         defer { try? close(connection) }
         let (version, options) = try awaitBlocking {
-            let version = try await connection.query("SELECT sqlite_version() AS version").first?.column("version")?.string
-            let options = try await connection.query("PRAGMA compile_options").compactMap { $0.columns.first?.data.string }
+            let version = try await connection.query("SELECT sqlite_version() AS version").first?.column("version")?
+                .string
+            let options = try await connection.query("PRAGMA compile_options").compactMap {
+                $0.columns.first?.data.string
+            }
             return (version ?? "?", options)
         }
         return SQLiteInfo(
@@ -87,7 +90,9 @@ enum VaporSide: BenchSide {
     /// An integer, or an error: a missing column or a NULL is a wrong result.
     @inline(__always)
     private static func int(_ data: SQLiteData?) throws -> Int {
-        guard let value = data?.integer else { throw BenchError("SQLiteNIO: not an integer: \(String(describing: data))") }
+        guard let value = data?.integer else {
+            throw BenchError("SQLiteNIO: not an integer: \(String(describing: data))")
+        }
         return value
     }
 

@@ -88,7 +88,8 @@ enum ConcurrencyPlan {
 
 /// The SQL of the writers: `written` has the schema of `item`.
 extension BenchSQL {
-    static let insertWritten = "INSERT INTO written (i0, i1, i2, i3, i4, i5, i6, i7, i8, i9) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    static let insertWritten =
+        "INSERT INTO written (i0, i1, i2, i3, i4, i5, i6, i7, i8, i9) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 }
 
 /// Runs `body(index)` for each index on a thread of its own, all at once,

@@ -28,7 +28,10 @@ extension Workload {
             },
             expected: { _ in Digest(count: observationCommits) },
             allocationRule: nil,
-            jobs: [.lite: { try LiteSide.observe($0, observations: count) }, .grdb: { try GRDBSide.observe($0, observations: count) }],
+            jobs: [
+                .lite: { try LiteSide.observe($0, observations: count) },
+                .grdb: { try GRDBSide.observe($0, observations: count) }
+            ],
             // Timed only: the fetches and notifications run on other
             // threads, and 100 observations are slow under callgrind.
             measuresInstructions: false)
@@ -37,7 +40,8 @@ extension Workload {
 
 /// The SQL of the observation workloads.
 enum ObservationSQL {
-    static let schema = "CREATE TABLE observed(id INTEGER PRIMARY KEY, v INTEGER); CREATE TABLE other(id INTEGER PRIMARY KEY)"
+    static let schema =
+        "CREATE TABLE observed(id INTEGER PRIMARY KEY, v INTEGER); CREATE TABLE other(id INTEGER PRIMARY KEY)"
     static let insert = "INSERT INTO observed(v) VALUES (0)"
     static let count = "SELECT COUNT(*) FROM observed"
 

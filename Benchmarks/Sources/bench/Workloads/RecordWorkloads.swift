@@ -8,20 +8,32 @@ extension Workload {
     static let fetchRecords = Workload.fetch(
         "fetch-records", title: "Fetch records, init(row:)",
         allocationRule: .onlyTheResultArray,
-        jobs: [.raw: RawSide.fetchRecords, .lite: LiteSide.fetchRowRecords, .grdb: GRDBSide.fetchRowRecords, .vapor: VaporSide.fetchRowRecords])
+        jobs: [
+            .raw: RawSide.fetchRecords, .lite: LiteSide.fetchRowRecords, .grdb: GRDBSide.fetchRowRecords,
+            .vapor: VaporSide.fetchRowRecords
+        ])
 
     static let fetchDecodable = Workload.fetch(
         "fetch-decodable", title: "Fetch Decodable records",
         allocationRule: .atMostOnePerRecord,
-        jobs: [.raw: RawSide.fetchRecords, .lite: LiteSide.fetchDecodableRecords, .grdb: GRDBSide.fetchDecodableRecords, .vapor: VaporSide.fetchDecodableRecords])
+        jobs: [
+            .raw: RawSide.fetchRecords, .lite: LiteSide.fetchDecodableRecords, .grdb: GRDBSide.fetchDecodableRecords,
+            .vapor: VaporSide.fetchDecodableRecords
+        ])
 
     static let insertRecords = Workload.insert(
         "insert-records", title: "Insert records, encode(to:)",
         allocationRule: .noMoreThanRawSQLite,
-        jobs: [.raw: RawSide.insertRecords, .lite: LiteSide.insertRecords, .grdb: GRDBSide.insertRecords, .vapor: VaporSide.insertRecords])
+        jobs: [
+            .raw: RawSide.insertRecords, .lite: LiteSide.insertRecords, .grdb: GRDBSide.insertRecords,
+            .vapor: VaporSide.insertRecords
+        ])
 
     static let insertEncodable = Workload.insert(
         "insert-encodable", title: "Insert Encodable records",
         allocationRule: .noMoreThanRawSQLite,
-        jobs: [.raw: RawSide.insertRecords, .lite: LiteSide.insertEncodableRecords, .grdb: GRDBSide.insertEncodableRecords, .vapor: VaporSide.insertEncodableRecords])
+        jobs: [
+            .raw: RawSide.insertRecords, .lite: LiteSide.insertEncodableRecords, .grdb: GRDBSide.insertEncodableRecords,
+            .vapor: VaporSide.insertEncodableRecords
+        ])
 }

@@ -10,14 +10,20 @@ extension Workload {
     static let fetchWideRecords = Workload.fetchWide(
         "fetch-wide-records", title: "Fetch wide text records, init(row:) by index",
         allocationRule: .noMoreThanRawSQLite,
-        jobs: [.raw: RawSide.fetchWideRecords, .lite: LiteSide.fetchWideRecords, .grdb: GRDBSide.fetchWideRecords, .vapor: VaporSide.fetchWideRecords])
+        jobs: [
+            .raw: RawSide.fetchWideRecords, .lite: LiteSide.fetchWideRecords, .grdb: GRDBSide.fetchWideRecords,
+            .vapor: VaporSide.fetchWideRecords
+        ])
 
     /// No Vapor side: SQLiteKit decodes a `Date` from a number, not from
     /// the text the table holds.
     static let fetchWideDecodable = Workload.fetchWide(
         "fetch-wide-decodable", title: "Fetch wide text records, Decodable",
         allocationRule: .noMoreThanRawSQLite,
-        jobs: [.raw: RawSide.fetchWideRecords, .lite: LiteSide.fetchWideDecodableRecords, .grdb: GRDBSide.fetchWideDecodableRecords])
+        jobs: [
+            .raw: RawSide.fetchWideRecords, .lite: LiteSide.fetchWideDecodableRecords,
+            .grdb: GRDBSide.fetchWideDecodableRecords
+        ])
 
     /// No Vapor side: SQLiteKit encodes a `Date` as a number, not as the
     /// text the other sides write. No allocation budget yet: GRDBLite's
@@ -31,7 +37,10 @@ extension Workload {
         result: { _, fixture in try fixture.insertedWideDigest() },
         expected: { Digest(orders: WideOrderData.rows(count: $0.wideInsertRowCount)) },
         allocationRule: nil,
-        jobs: [.raw: RawSide.insertWideRecords, .lite: LiteSide.insertWideEncodableRecords, .grdb: GRDBSide.insertWideEncodableRecords])
+        jobs: [
+            .raw: RawSide.insertWideRecords, .lite: LiteSide.insertWideEncodableRecords,
+            .grdb: GRDBSide.insertWideEncodableRecords
+        ])
 
     /// `order(...).fetchOne` on `item`, called `orderedFetchCount` times: the
     /// cost of a one-row request, where `LIMIT 1` lets SQLite keep the best
@@ -41,7 +50,9 @@ extension Workload {
         rowCount: { $0.orderedFetchCount },
         prepare: { _ in },
         result: { job, _ in
-            guard let fetched = job.fetched else { throw BenchError("fetch-one-ordered: the job reports no fetched rows") }
+            guard let fetched = job.fetched else {
+                throw BenchError("fetch-one-ordered: the job reports no fetched rows")
+            }
             return try fetched()
         },
         expected: { fixture in
@@ -53,7 +64,10 @@ extension Workload {
             return digest
         },
         allocationRule: nil,
-        jobs: [.raw: RawSide.fetchOneOrdered, .lite: LiteSide.fetchOneOrdered, .grdb: GRDBSide.fetchOneOrdered, .vapor: VaporSide.fetchOneOrdered])
+        jobs: [
+            .raw: RawSide.fetchOneOrdered, .lite: LiteSide.fetchOneOrdered, .grdb: GRDBSide.fetchOneOrdered,
+            .vapor: VaporSide.fetchOneOrdered
+        ])
 
     /// A workload that reads the `wideRowCount` rows of the `wideorder`
     /// table of the fetch file.
@@ -207,8 +221,13 @@ struct WideOrderData: BenchWideOrder {
         let first = random.pick(Self.firstNames)
         let last = random.pick(Self.lastNames)
         customerName = first + " " + last
-        email = random.chance(10) ? nil : "\(first.lowercased()).\(last.lowercased())\(random.below(100))@\(random.pick(Self.domains))"
-        phone = random.chance(30) ? nil : "+33 6 \(10 + random.below(90)) \(10 + random.below(90)) \(10 + random.below(90)) \(10 + random.below(90))"
+        email =
+            random.chance(10)
+            ? nil : "\(first.lowercased()).\(last.lowercased())\(random.below(100))@\(random.pick(Self.domains))"
+        phone =
+            random.chance(30)
+            ? nil
+            : "+33 6 \(10 + random.below(90)) \(10 + random.below(90)) \(10 + random.below(90)) \(10 + random.below(90))"
         shipperId = random.chance(20) ? nil : 1 + random.below(12)
         quantity = random.chance(5) ? nil : 1 + random.below(9)
         street = "\(1 + random.below(250)) \(random.pick(Self.streets))"
@@ -255,7 +274,8 @@ enum DateText {
         let seconds = dayMilliseconds / 1000
         func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
         func three(_ n: Int) -> String { n < 10 ? "00\(n)" : n < 100 ? "0\(n)" : "\(n)" }
-        return "\(year)-\(two(month))-\(two(day)) \(two(seconds / 3600)):\(two(seconds / 60 % 60)):\(two(seconds % 60)).\(three(dayMilliseconds % 1000))"
+        return
+            "\(year)-\(two(month))-\(two(day)) \(two(seconds / 3600)):\(two(seconds / 60 % 60)):\(two(seconds % 60)).\(three(dayMilliseconds % 1000))"
     }
 
     /// The date of a text in the stored format, read from its bytes.
@@ -267,7 +287,8 @@ enum DateText {
             return n
         }
         let days = daysFromCivil(number(0, 4), number(5, 2), number(8, 2))
-        let milliseconds = ((days * 24 + number(11, 2)) * 60 + number(14, 2)) * 60_000 + number(17, 2) * 1000 + number(20, 3)
+        let milliseconds =
+            ((days * 24 + number(11, 2)) * 60 + number(14, 2)) * 60_000 + number(17, 2) * 1000 + number(20, 3)
         return Date(timeIntervalSince1970: Double(milliseconds) / 1000)
     }
 

@@ -51,7 +51,8 @@ public final class DatabasePool: Sendable {
         writer = try SerializedConnection(path: path, description: "\(label).writer", configuration: configuration)
         let readerConfiguration = Self.readerConfiguration(configuration)
         readers = ReaderPool(maximumCount: configuration.maximumReaderCount, label: label) { index, owner in
-            let reader = try SerializedConnection(path: path, description: "\(label).reader.\(index)", configuration: readerConfiguration)
+            let reader = try SerializedConnection(
+                path: path, description: "\(label).reader.\(index)", configuration: readerConfiguration)
             try reader.setUp(owner: owner)
             return reader
         }
@@ -135,7 +136,8 @@ public final class DatabasePool: Sendable {
                 guard let db else { return } // closed already
                 try db.rollbackIfNeeded()
                 if db.isInsideTransaction {
-                    throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "can't close a database inside a transaction")
+                    throw DatabaseError(
+                        resultCode: .SQLITE_MISUSE, message: "can't close a database inside a transaction")
                 }
                 // Nothing closes if the writer can't.
                 try db.prepareToClose()
@@ -307,7 +309,9 @@ public final class DatabasePool: Sendable {
     public func asyncConcurrentRead(_ value: @escaping @Sendable (Result<Database, any Error>) -> Void) {
         let context = AccessContext.current
         guard context.allows(writer.db) else {
-            fatalError("asyncConcurrentRead must be called from inside a write access of \(description) (writeWithoutTransaction)")
+            fatalError(
+                "asyncConcurrentRead must be called from inside a write access of \(description) (writeWithoutTransaction)"
+            )
         }
         guard !writer.db.isInsideTransaction else {
             fatalError("""
@@ -419,13 +423,17 @@ public final class DatabasePool: Sendable {
     }
 
     /// Runs `updates` as a barrier, without blocking the task.
-    public func barrierWriteWithoutTransaction<T: Sendable>(_ updates: @Sendable (Database) throws -> T) async throws -> T {
+    public func barrierWriteWithoutTransaction<T: Sendable>(_ updates: @Sendable (Database) throws -> T) async throws
+        -> T
+    {
         try await awaitAccess(asyncBarrierWriteWithoutTransaction, updates)
     }
 
     /// Schedules `updates` as a barrier and returns at once: `updates` gets
     /// the writer's connection, or the error that prevented the access.
-    public func asyncBarrierWriteWithoutTransaction(_ updates: @escaping @Sendable (Result<Database, any Error>) -> Void) {
+    public func asyncBarrierWriteWithoutTransaction(
+        _ updates: @escaping @Sendable (Result<Database, any Error>) -> Void
+    ) {
         readers.waitingQueue.async { [self] in
             readers.barrier {
                 writer.sync(.none, owner: self) { db in

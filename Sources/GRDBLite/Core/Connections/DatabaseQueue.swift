@@ -203,13 +203,17 @@ public final class DatabaseQueue: Sendable {
     }
 
     /// Runs `updates` outside of any transaction, without blocking.
-    public func barrierWriteWithoutTransaction<T: Sendable>(_ updates: @Sendable (Database) throws -> T) async throws -> T {
+    public func barrierWriteWithoutTransaction<T: Sendable>(_ updates: @Sendable (Database) throws -> T) async throws
+        -> T
+    {
         try await async(updates)
     }
 
     /// Schedules `updates` outside of any transaction, on the queue, and
     /// returns at once.
-    public func asyncBarrierWriteWithoutTransaction(_ updates: @escaping @Sendable (Result<Database, any Error>) -> Void) {
+    public func asyncBarrierWriteWithoutTransaction(
+        _ updates: @escaping @Sendable (Result<Database, any Error>) -> Void
+    ) {
         asyncResult(updates)
     }
 
@@ -244,7 +248,9 @@ public final class DatabaseQueue: Sendable {
     public func spawnConcurrentRead(_ value: @escaping @Sendable (Result<Database, any Error>) -> Void) {
         let context = AccessContext.current
         guard context.allows(db) else {
-            fatalError("spawnConcurrentRead must be called from inside a write access of \(db.description) (writeWithoutTransaction)")
+            fatalError(
+                "spawnConcurrentRead must be called from inside a write access of \(db.description) (writeWithoutTransaction)"
+            )
         }
         guard !db.isInsideTransaction else {
             fatalError("""

@@ -54,7 +54,8 @@ public final class DatabaseSnapshotPool: DatabaseSnapshotReader {
         let label = configuration.label ?? "GRDBLite.DatabaseSnapshotPool"
         self.path = path
         self.configuration = configuration
-        holder = try SerializedConnection(path: path, description: "\(label).snapshot.holder", configuration: configuration)
+        holder = try SerializedConnection(
+            path: path, description: "\(label).snapshot.holder", configuration: configuration)
         try holder.setUp(owner: holder)
         self.snapshot = try holder.sync(.current, owner: holder) { db in
             guard let db else { throw DatabaseError.connectionIsClosed() }
@@ -68,7 +69,8 @@ public final class DatabaseSnapshotPool: DatabaseSnapshotReader {
         }
         let snapshot = self.snapshot
         readers = ReaderPool(maximumCount: configuration.maximumReaderCount, label: label) { index, owner in
-            let reader = try SerializedConnection(path: path, description: "\(label).snapshot.\(index)", configuration: configuration)
+            let reader = try SerializedConnection(
+                path: path, description: "\(label).snapshot.\(index)", configuration: configuration)
             try reader.setUp(owner: owner)
             try reader.sync(.current, owner: owner) { db in
                 guard let db else { throw DatabaseError.connectionIsClosed() }

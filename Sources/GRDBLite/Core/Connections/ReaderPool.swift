@@ -77,7 +77,10 @@ final class ReaderPool: @unchecked Sendable {
     /// reader's connection, or the error that prevented the access. The
     /// reader comes back to the pool once the access has ended, discarded
     /// if `body` returns true (a closed connection always is).
-    func asyncAccess(owner: AnyObject, bypassingBarriers: Bool = false, _ body: @escaping @Sendable (Result<Database, any Error>) -> Bool) {
+    func asyncAccess(
+        owner: AnyObject, bypassingBarriers: Bool = false,
+        _ body: @escaping @Sendable (Result<Database, any Error>) -> Bool
+    ) {
         // unsafe: the owner only crosses to the waiting queue to identify the access.
         let owner = UncheckedSendable(owner)
         waitingQueue.async { [self] in
@@ -95,7 +98,10 @@ final class ReaderPool: @unchecked Sendable {
     /// Runs `body` on `reader`, taken with ``get(owner:bypassingBarriers:)``,
     /// without blocking the caller; gives it back once the access has ended
     /// (see ``asyncAccess(owner:bypassingBarriers:_:)``).
-    func startAccess(_ reader: SerializedConnection, owner: AnyObject, _ body: @escaping @Sendable (Result<Database, any Error>) -> Bool) {
+    func startAccess(
+        _ reader: SerializedConnection, owner: AnyObject,
+        _ body: @escaping @Sendable (Result<Database, any Error>) -> Bool
+    ) {
         reader.async(owner: owner, { db in
             guard let db else {
                 _ = body(.failure(DatabaseError.connectionIsClosed()))

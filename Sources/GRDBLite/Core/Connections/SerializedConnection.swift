@@ -77,7 +77,9 @@ final class SerializedConnection: @unchecked Sendable {
 
     /// Runs `body` right away if `context` is an access of this connection,
     /// on the queue otherwise; with the connection even if it is closed.
-    func reentrantSyncEvenIfClosed<T>(_ context: AccessContext, owner: AnyObject, _ body: (Database) throws -> T) rethrows -> T {
+    func reentrantSyncEvenIfClosed<T>(_ context: AccessContext, owner: AnyObject, _ body: (Database) throws -> T)
+        rethrows -> T
+    {
         if context.allows(db) {
             return try context.run(db, of: owner, body)
         }
@@ -127,7 +129,9 @@ final class SerializedConnection: @unchecked Sendable {
         // unsafe: the owner only crosses to the queue to identify the access.
         let owner = UncheckedSendable(owner)
         return try await awaitAccess({ [self] callback in
-            async(owner: owner.value) { db in callback(db.map { .success($0) } ?? .failure(DatabaseError.connectionIsClosed())) }
+                async(owner: owner.value) { db in
+                    callback(db.map { .success($0) } ?? .failure(DatabaseError.connectionIsClosed()))
+                }
         }, body)
     }
 
@@ -157,7 +161,8 @@ final class SerializedConnection: @unchecked Sendable {
             try context.run(db, of: owner) { db in
                 try db.rollbackIfNeeded()
                 if db.isInsideTransaction {
-                    throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "can't close a database inside a transaction")
+                    throw DatabaseError(
+                        resultCode: .SQLITE_MISUSE, message: "can't close a database inside a transaction")
                 }
                 try closeNow()
             }

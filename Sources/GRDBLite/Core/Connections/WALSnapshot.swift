@@ -71,7 +71,8 @@ final class WALSnapshot: @unchecked Sendable {
 
 /// The `sqlite3_snapshot_*` functions of the linked SQLite, when it has them.
 struct SnapshotAPI: Sendable {
-    typealias Get = @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?) -> CInt
+    typealias Get =
+        @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?) -> CInt
     typealias Open = @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, UnsafeMutableRawPointer?) -> CInt
     typealias Compare = @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> CInt
     typealias Free = @convention(c) (UnsafeMutableRawPointer?) -> Void

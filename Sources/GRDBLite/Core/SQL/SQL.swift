@@ -61,7 +61,8 @@ public struct SQL: Sendable {
                     // The `?` can't be found reliably in raw SQL.
                     throw DatabaseError(
                         resultCode: .SQLITE_MISUSE,
-                        message: "statement arguments are not supported here: interpolate values in the SQL literal instead",
+                        message:
+                            "statement arguments are not supported here: interpolate values in the SQL literal instead",
                         sql: sql,
                         arguments: arguments,
                         publicStatementArguments: context.db.configuration.publicStatementArguments)
@@ -248,7 +249,8 @@ public struct SQLInterpolation: StringInterpolationProtocol {
     }
 
     /// A value that is also a sequence of values (`Data`) is one value.
-    public mutating func appendInterpolation<S>(_ expressible: S) where S: SQLExpressible & Sequence, S.Element: SQLExpressible {
+    public mutating func appendInterpolation<S>(_ expressible: S)
+    where S: SQLExpressible & Sequence, S.Element: SQLExpressible {
         elements.append(.expression(expressible.sqlExpression))
     }
 

@@ -96,10 +96,12 @@ public struct SQLSelection: Sendable {
         case .allColumnsExcluding:
             throw DatabaseError(
                 resultCode: .SQLITE_MISUSE,
-                message: "allColumns(excluding:) needs a table: use it in the selection of a request or of a record type")
+                message:
+                    "allColumns(excluding:) needs a table: use it in the selection of a request or of a record type")
         case let .qualifiedAllColumnsExcluding(alias, excluded):
             // The columns of `SELECT *`, as SQLite sees them.
-            let names = try context.db.cachedStatement(sql: "SELECT * FROM \(alias.tableName.quotedDatabaseIdentifier)").columnNames
+            let names = try context.db.cachedStatement(sql: "SELECT * FROM \(alias.tableName.quotedDatabaseIdentifier)")
+                .columnNames
             let remaining = names.filter { !excluded.contains(CaseInsensitiveIdentifier($0)) }
             if remaining.count == names.count {
                 return try SQLSelection(impl: .qualifiedAllColumns(alias)).sql(context)

@@ -230,7 +230,8 @@ extension SQLExpression {
         }
     }
 
-    static func `in`(_ expression: SQLExpression, _ collection: SQLCollection, isNegated: Bool = false) -> SQLExpression {
+    static func `in`(_ expression: SQLExpression, _ collection: SQLCollection, isNegated: Bool = false) -> SQLExpression
+    {
         SQLExpression(impl: .in(expression, collection, isNegated: isNegated))
     }
 

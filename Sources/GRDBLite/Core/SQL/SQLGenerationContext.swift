@@ -72,7 +72,9 @@ final class SQLGenerationContext {
             // a table of this query, or SQLite would read the wrong one.
             let name = resolvedName(for: alias)
             precondition(
-                !ownAliases.contains { CaseInsensitiveIdentifier(resolvedName(for: $0)) == CaseInsensitiveIdentifier(name) },
+                !ownAliases.contains {
+                    CaseInsensitiveIdentifier(resolvedName(for: $0)) == CaseInsensitiveIdentifier(name)
+                },
                 "A subquery refers to the table \(name) of an enclosing query, but reads a table with the same name: "
                     + "give a name to one of them (TableAlias(name:))")
             return name

@@ -77,7 +77,9 @@ private struct DiscardingKeyedContainer<Key: CodingKey>: KeyedEncodingContainerP
     var codingPath: [any CodingKey] { [] }
     func encodeNil(forKey key: Key) { }
     func encode<T: Encodable>(_ value: T, forKey key: Key) { }
-    func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+    func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
+        -> KeyedEncodingContainer<NestedKey>
+    {
         KeyedEncodingContainer(DiscardingKeyedContainer<NestedKey>())
     }
     func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer { DiscardingUnkeyedContainer() }

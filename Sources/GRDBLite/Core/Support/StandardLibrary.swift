@@ -179,7 +179,8 @@ extension Double: DatabaseValueConvertible, StatementColumnConvertible {
     @inlinable
     public init?(sqliteStatement: SQLiteStatement, index: CInt) {
         switch sqlite3_column_type(sqliteStatement, index) {
-        case SQLITE_INTEGER, SQLITE_FLOAT, SQLITE_TEXT, SQLITE_BLOB: self = sqlite3_column_double(sqliteStatement, index)
+        case SQLITE_INTEGER, SQLITE_FLOAT, SQLITE_TEXT, SQLITE_BLOB:
+            self = sqlite3_column_double(sqliteStatement, index)
         default: return nil
         }
     }

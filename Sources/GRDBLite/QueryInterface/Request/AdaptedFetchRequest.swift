@@ -12,7 +12,8 @@ extension FetchRequest {
     ///         return ScopeAdapter(["player": adapters[0], "team": adapters[1]])
     ///     }
     /// ```
-    public func adapted(_ adapter: @escaping @Sendable (Database) throws -> any RowAdapter) -> AdaptedFetchRequest<Self> {
+    public func adapted(_ adapter: @escaping @Sendable (Database) throws -> any RowAdapter) -> AdaptedFetchRequest<Self>
+    {
         AdaptedFetchRequest(base: self, adapter: adapter)
     }
 }
@@ -30,7 +31,9 @@ public struct AdaptedFetchRequest<Base: FetchRequest>: FetchRequest {
         try base.fetchCount(db)
     }
 
-    public func makePreparedRequest(_ db: Database, forSingleResult singleResult: Bool = false) throws -> PreparedRequest {
+    public func makePreparedRequest(_ db: Database, forSingleResult singleResult: Bool = false) throws
+        -> PreparedRequest
+    {
         var request = try base.makePreparedRequest(db, forSingleResult: singleResult)
         let adapter = try adapter(db)
         request.adapter = request.adapter.map { ChainedAdapter(first: $0, second: adapter) } ?? adapter

@@ -30,7 +30,9 @@ public struct AnyFetchRequest<RowDecoder>: FetchRequest {
         try base.fetchCount(db)
     }
 
-    public func makePreparedRequest(_ db: Database, forSingleResult singleResult: Bool = false) throws -> PreparedRequest {
+    public func makePreparedRequest(_ db: Database, forSingleResult singleResult: Bool = false) throws
+        -> PreparedRequest
+    {
         try base.makePreparedRequest(db, forSingleResult: singleResult)
     }
 }

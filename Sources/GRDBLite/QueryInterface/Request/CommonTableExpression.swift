@@ -44,7 +44,9 @@ extension CommonTableExpression {
     /// - parameter columns: The names of its columns, if not those of the
     ///   request.
     /// - parameter request: The request that defines its rows.
-    public init(recursive: Bool = false, named tableName: String, columns: [String]? = nil, request: some SQLSubqueryable) {
+    public init(
+        recursive: Bool = false, named tableName: String, columns: [String]? = nil, request: some SQLSubqueryable
+    ) {
         self.init(recursive: recursive, named: tableName, columns: columns, subquery: request.sqlSubquery)
     }
 
@@ -56,7 +58,9 @@ extension CommonTableExpression {
         sql: String,
         arguments: StatementArguments = StatementArguments())
     {
-        self.init(recursive: recursive, named: tableName, columns: columns, subquery: .literal(SQL(sql: sql, arguments: arguments)))
+        self.init(
+            recursive: recursive, named: tableName, columns: columns,
+            subquery: .literal(SQL(sql: sql, arguments: arguments)))
     }
 
     /// An expression defined by an SQL literal.
@@ -67,7 +71,9 @@ extension CommonTableExpression {
 
 extension CommonTableExpression<Row> {
     /// An expression of rows, defined by a request.
-    public init(recursive: Bool = false, named tableName: String, columns: [String]? = nil, request: some SQLSubqueryable) {
+    public init(
+        recursive: Bool = false, named tableName: String, columns: [String]? = nil, request: some SQLSubqueryable
+    ) {
         self.init(recursive: recursive, named: tableName, columns: columns, subquery: request.sqlSubquery)
     }
 
@@ -79,7 +85,9 @@ extension CommonTableExpression<Row> {
         sql: String,
         arguments: StatementArguments = StatementArguments())
     {
-        self.init(recursive: recursive, named: tableName, columns: columns, subquery: .literal(SQL(sql: sql, arguments: arguments)))
+        self.init(
+            recursive: recursive, named: tableName, columns: columns,
+            subquery: .literal(SQL(sql: sql, arguments: arguments)))
     }
 
     /// An expression of rows, defined by an SQL literal.
@@ -110,39 +118,47 @@ extension CommonTableExpression {
     /// `condition`.
     public func association<Destination>(
         to cte: CommonTableExpression<Destination>,
-        on condition: @escaping @Sendable (_ left: TableAlias<RowDecoder>, _ right: TableAlias<Destination>) -> any SQLExpressible
+        on condition:
+            @escaping @Sendable (_ left: TableAlias<RowDecoder>, _ right: TableAlias<Destination>) -> any SQLExpressible
     ) -> JoinAssociation<RowDecoder, Destination> {
         JoinAssociation(to: cte.relationForAll, on: condition)
     }
 
     /// The association to all rows of another expression.
-    public func association<Destination>(to cte: CommonTableExpression<Destination>) -> JoinAssociation<RowDecoder, Destination> {
+    public func association<Destination>(to cte: CommonTableExpression<Destination>) -> JoinAssociation<
+        RowDecoder, Destination
+    > {
         JoinAssociation(to: cte.relationForAll)
     }
 
     /// The association to the records of a table, that match `condition`.
     public func association<Destination: TableRecord>(
         to destination: Destination.Type,
-        on condition: @escaping @Sendable (_ left: TableAlias<RowDecoder>, _ right: TableAlias<Destination>) -> any SQLExpressible
+        on condition:
+            @escaping @Sendable (_ left: TableAlias<RowDecoder>, _ right: TableAlias<Destination>) -> any SQLExpressible
     ) -> JoinAssociation<RowDecoder, Destination> {
         JoinAssociation(to: Destination.all().relation, on: condition)
     }
 
     /// The association to all records of a table.
-    public func association<Destination: TableRecord>(to destination: Destination.Type) -> JoinAssociation<RowDecoder, Destination> {
+    public func association<Destination: TableRecord>(to destination: Destination.Type) -> JoinAssociation<
+        RowDecoder, Destination
+    > {
         JoinAssociation(to: Destination.all().relation)
     }
 
     /// The association to the rows of a table, that match `condition`.
     public func association<Destination>(
         to destination: Table<Destination>,
-        on condition: @escaping @Sendable (_ left: TableAlias<RowDecoder>, _ right: TableAlias<Destination>) -> any SQLExpressible
+        on condition:
+            @escaping @Sendable (_ left: TableAlias<RowDecoder>, _ right: TableAlias<Destination>) -> any SQLExpressible
     ) -> JoinAssociation<RowDecoder, Destination> {
         JoinAssociation(to: destination.all().relation, on: condition)
     }
 
     /// The association to all rows of a table.
-    public func association<Destination>(to destination: Table<Destination>) -> JoinAssociation<RowDecoder, Destination> {
+    public func association<Destination>(to destination: Table<Destination>) -> JoinAssociation<RowDecoder, Destination>
+    {
         JoinAssociation(to: destination.all().relation)
     }
 }

@@ -99,7 +99,8 @@ extension FetchRequest where RowDecoder: DatabaseValueConvertible & Hashable {
 extension DatabaseValueConvertible where Self: StatementColumnConvertible {
     /// A cursor over the values of a request, read with the matching
     /// `sqlite3_column_*` call.
-    public static func fetchCursor(_ db: Database, _ request: some FetchRequest) throws -> FastDatabaseValueCursor<Self> {
+    public static func fetchCursor(_ db: Database, _ request: some FetchRequest) throws -> FastDatabaseValueCursor<Self>
+    {
         try fetchCursor(request.makePreparedRequest(db, forSingleResult: false))
     }
 

@@ -68,7 +68,8 @@ extension PreparedRequest {
     }
 
     /// All records.
-    func fetchAllRecords<Record: FetchableRecord>(_ db: Database, of type: Record.Type = Record.self) throws -> [Record] {
+    func fetchAllRecords<Record: FetchableRecord>(_ db: Database, of type: Record.Type = Record.self) throws -> [Record]
+    {
         if supplementaryFetch != nil {
             return try fetchAllRows(db).map(Record.init(row:))
         }

@@ -44,7 +44,9 @@ extension SQLRelation {
         else { return nil }
         // A column named `oid` hides the rowid's alias.
         let columnNames = try Set(db.columns(in: tableName).map { CaseInsensitiveIdentifier($0.name) })
-        var rowIDNames = ["rowid", "oid", "_rowid_"].map(CaseInsensitiveIdentifier.init).filter { !columnNames.contains($0) }
+        var rowIDNames = ["rowid", "oid", "_rowid_"].map(CaseInsensitiveIdentifier.init).filter {
+            !columnNames.contains($0)
+        }
         if let column = primaryKey.rowIDColumn { rowIDNames.append(CaseInsensitiveIdentifier(column)) }
         let alias = relation.source.alias ?? TableAliasBase(tableName: tableName)
         guard let rowIDs = filter.qualified(with: alias).rowIDs(alias: alias, names: rowIDNames) else { return nil }

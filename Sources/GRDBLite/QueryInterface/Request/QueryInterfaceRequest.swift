@@ -33,7 +33,9 @@ extension QueryInterfaceRequest: FetchRequest {
         try relation.fetchCount(db)
     }
 
-    public func makePreparedRequest(_ db: Database, forSingleResult singleResult: Bool = false) throws -> PreparedRequest {
+    public func makePreparedRequest(_ db: Database, forSingleResult singleResult: Bool = false) throws
+        -> PreparedRequest
+    {
         try relation.makePreparedRequest(db, forSingleResult: singleResult)
     }
 }
@@ -45,7 +47,9 @@ extension QueryInterfaceRequest: SelectionRequest {
         with { $0 = $0.select { db in try selection(db).map(\.sqlSelection) } }
     }
 
-    public func annotatedWhenConnected(with selection: @escaping @Sendable (Database) throws -> [any SQLSelectable]) -> Self {
+    public func annotatedWhenConnected(with selection: @escaping @Sendable (Database) throws -> [any SQLSelectable])
+        -> Self
+    {
         with { $0 = $0.annotated { db in try selection(db).map(\.sqlSelection) } }
     }
 
@@ -79,7 +83,9 @@ extension QueryInterfaceRequest: SelectionRequest {
     }
 
     /// A request of the primary key values.
-    public func selectPrimaryKey<PrimaryKey>(as type: PrimaryKey.Type = PrimaryKey.self) -> QueryInterfaceRequest<PrimaryKey> {
+    public func selectPrimaryKey<PrimaryKey>(as type: PrimaryKey.Type = PrimaryKey.self) -> QueryInterfaceRequest<
+        PrimaryKey
+    > {
         let tableName = databaseTableName
         return selectWhenConnected { db in
             try db.primaryKey(tableName).columns.map { Column($0) }
@@ -122,7 +128,9 @@ extension QueryInterfaceRequest where RowDecoder: Identifiable {
         let tableName = databaseTableName
         return selectWhenConnected { db in
             let primaryKey = try db.primaryKey(tableName)
-            precondition(primaryKey.columns.count == 1, "selectID requires a single-column primary key in the table \(tableName)")
+            precondition(
+                primaryKey.columns.count == 1, "selectID requires a single-column primary key in the table \(tableName)"
+            )
             return [Column(primaryKey.columns[0])]
         }.asRequest(of: RowDecoder.ID.self)
     }
@@ -135,7 +143,8 @@ extension QueryInterfaceRequest: FilteredRequest {
 }
 
 extension QueryInterfaceRequest: OrderedRequest {
-    public func orderWhenConnected(_ orderings: @escaping @Sendable (Database) throws -> [any SQLOrderingTerm]) -> Self {
+    public func orderWhenConnected(_ orderings: @escaping @Sendable (Database) throws -> [any SQLOrderingTerm]) -> Self
+    {
         with { $0 = $0.order { db in try orderings(db).map(\.sqlOrdering) } }
     }
 
@@ -155,7 +164,8 @@ extension QueryInterfaceRequest: OrderedRequest {
 }
 
 extension QueryInterfaceRequest: AggregatingRequest {
-    public func groupWhenConnected(_ expressions: @escaping @Sendable (Database) throws -> [any SQLExpressible]) -> Self {
+    public func groupWhenConnected(_ expressions: @escaping @Sendable (Database) throws -> [any SQLExpressible]) -> Self
+    {
         with { $0 = $0.group { db in try expressions(db).map(\.sqlExpression) } }
     }
 

@@ -72,7 +72,9 @@ extension SQLRequest: FetchRequest {
         try Int.fetchOne(db, SQLRequest<Int>(literal: "SELECT COUNT(*) FROM (" + sqlLiteral + ")")) ?? 0
     }
 
-    public func makePreparedRequest(_ db: Database, forSingleResult singleResult: Bool = false) throws -> PreparedRequest {
+    public func makePreparedRequest(_ db: Database, forSingleResult singleResult: Bool = false) throws
+        -> PreparedRequest
+    {
         let (sql, arguments) = try sqlLiteral.build(db)
         let statement = try isCached ? db.cachedStatement(sql: sql) : db.makeStatement(sql: sql)
         try statement.setArguments(arguments)

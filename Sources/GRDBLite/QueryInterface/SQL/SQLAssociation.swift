@@ -233,7 +233,8 @@ struct SQLAssociationCondition: Sendable {
             let originColumns = foreignKey.map { Set($0.originColumns.map(CaseInsensitiveIdentifier.init)) }
             let candidates = try db.foreignKeys(on: originTable).filter { candidate in
                 CaseInsensitiveIdentifier(candidate.destinationTable) == CaseInsensitiveIdentifier(destinationTable)
-                    && (originColumns == nil || Set(candidate.originColumns.map(CaseInsensitiveIdentifier.init)) == originColumns)
+                    && (originColumns == nil
+                        || Set(candidate.originColumns.map(CaseInsensitiveIdentifier.init)) == originColumns)
             }
             if candidates.count > 1 {
                 fatalError("""
@@ -245,7 +246,9 @@ struct SQLAssociationCondition: Sendable {
                 if let foreignKey {
                     // In the user's order.
                     return foreignKey.originColumns.map { column in
-                        candidate.mapping.first { CaseInsensitiveIdentifier($0.origin) == CaseInsensitiveIdentifier(column) }!
+                        candidate.mapping.first {
+                            CaseInsensitiveIdentifier($0.origin) == CaseInsensitiveIdentifier(column)
+                        }!
                     }
                 }
                 return candidate.mapping

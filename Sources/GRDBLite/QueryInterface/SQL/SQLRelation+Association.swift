@@ -145,7 +145,9 @@ extension SQLRelation {
     /// Filters are combined with AND; for the selection, ordering, grouping
     /// and limit, `other` wins unless it has none.
     func merged(with other: SQLRelation) -> SQLRelation? {
-        guard CaseInsensitiveIdentifier(source.tableName) == CaseInsensitiveIdentifier(other.source.tableName) else { return nil }
+        guard CaseInsensitiveIdentifier(source.tableName) == CaseInsensitiveIdentifier(other.source.tableName) else {
+            return nil
+        }
         var merged = self
         switch (source.alias, other.source.alias) {
         case (nil, let alias?):
@@ -204,7 +206,8 @@ extension SQLRelation.Child {
         switch (self.kind, other.kind) {
         case (.all, .all): kind = .all
         case (.oneOptional, .oneOptional): kind = .oneOptional
-        case (.oneRequired, .oneRequired), (.oneRequired, .oneOptional), (.oneOptional, .oneRequired): kind = .oneRequired
+        case (.oneRequired, .oneRequired), (.oneRequired, .oneOptional), (.oneOptional, .oneRequired):
+            kind = .oneRequired
         default: return nil
         }
         guard association.steps.count == other.association.steps.count else { return nil }

@@ -35,7 +35,9 @@ struct SQLRelation: Sendable {
     var ctes: [SQLCTE] = []
 
     /// `SELECT <selection> FROM <table>`
-    static func all(fromTable tableName: String, selection: @escaping @Sendable (Database) throws -> [SQLSelection]) -> SQLRelation {
+    static func all(fromTable tableName: String, selection: @escaping @Sendable (Database) throws -> [SQLSelection])
+        -> SQLRelation
+    {
         SQLRelation(source: SQLSource(tableName: tableName, alias: nil), selection: DatabasePromise(selection))
     }
 

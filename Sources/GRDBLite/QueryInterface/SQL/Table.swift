@@ -58,7 +58,9 @@ extension Table {
 
     /// All rows, with extra selected columns.
     /// The rows, selecting raw SQL: `select(sql: "id, name")`.
-    public func select(sql: String, arguments: StatementArguments = StatementArguments()) -> QueryInterfaceRequest<RowDecoder> {
+    public func select(sql: String, arguments: StatementArguments = StatementArguments()) -> QueryInterfaceRequest<
+        RowDecoder
+    > {
         all().select(sql: sql, arguments: arguments)
     }
 
@@ -82,7 +84,9 @@ extension Table {
     }
 
     /// A request of the primary key values: `Table("player").selectPrimaryKey(as: Int64.self)`.
-    public func selectPrimaryKey<PrimaryKey>(as type: PrimaryKey.Type = PrimaryKey.self) -> QueryInterfaceRequest<PrimaryKey> {
+    public func selectPrimaryKey<PrimaryKey>(as type: PrimaryKey.Type = PrimaryKey.self) -> QueryInterfaceRequest<
+        PrimaryKey
+    > {
         all().selectPrimaryKey(as: type)
     }
 
@@ -106,7 +110,9 @@ extension Table {
     }
 
     /// The rows that match a condition written in SQL.
-    public func filter(sql: String, arguments: StatementArguments = StatementArguments()) -> QueryInterfaceRequest<RowDecoder> {
+    public func filter(sql: String, arguments: StatementArguments = StatementArguments()) -> QueryInterfaceRequest<
+        RowDecoder
+    > {
         all().filter(sql: sql, arguments: arguments)
     }
 
@@ -148,7 +154,9 @@ extension Table {
     }
 
     /// All rows, ordered by an SQL ordering: `order(sql: "IFNULL(name, ?)", arguments: ["?"])`.
-    public func order(sql: String, arguments: StatementArguments = StatementArguments()) -> QueryInterfaceRequest<RowDecoder> {
+    public func order(sql: String, arguments: StatementArguments = StatementArguments()) -> QueryInterfaceRequest<
+        RowDecoder
+    > {
         all().order(sql: sql, arguments: arguments)
     }
 
@@ -234,17 +242,23 @@ extension Table where RowDecoder: TableRecord {
     public typealias DatabaseComponents = RowDecoder.DatabaseComponents
 
     /// The rows that match a condition: `Table<Player>("player").filter { $0.score > 1000 }`.
-    public func filter(_ predicate: (DatabaseComponents) throws -> any SQLSpecificExpressible) rethrows -> QueryInterfaceRequest<RowDecoder> {
+    public func filter(_ predicate: (DatabaseComponents) throws -> any SQLSpecificExpressible) rethrows
+        -> QueryInterfaceRequest<RowDecoder>
+    {
         try all().filter(predicate)
     }
 
     /// All rows, ordered: `Table<Player>("player").order(\.name)`.
-    public func order(_ ordering: (DatabaseComponents) throws -> any SQLOrderingTerm) rethrows -> QueryInterfaceRequest<RowDecoder> {
+    public func order(_ ordering: (DatabaseComponents) throws -> any SQLOrderingTerm) rethrows -> QueryInterfaceRequest<
+        RowDecoder
+    > {
         try all().order(ordering)
     }
 
     /// All rows, with the selected columns.
-    public func select(_ selection: (DatabaseComponents) throws -> any SQLSelectable) rethrows -> QueryInterfaceRequest<RowDecoder> {
+    public func select(_ selection: (DatabaseComponents) throws -> any SQLSelectable) rethrows -> QueryInterfaceRequest<
+        RowDecoder
+    > {
         try all().select(selection)
     }
 }

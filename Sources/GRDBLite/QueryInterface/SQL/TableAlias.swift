@@ -85,7 +85,8 @@ extension TableAlias where RowDecoder: TableRecord {
     public typealias DatabaseComponents = RowDecoder.DatabaseComponents
 
     /// A column of the record, qualified by the alias: `alias.score`.
-    public subscript<T: SQLSpecificExpressible>(dynamicMember keyPath: KeyPath<DatabaseComponents, T>) -> SQLExpression {
+    public subscript<T: SQLSpecificExpressible>(dynamicMember keyPath: KeyPath<DatabaseComponents, T>) -> SQLExpression
+    {
         self[RowDecoder.databaseComponents[keyPath: keyPath].sqlExpression]
     }
 }

@@ -157,7 +157,8 @@ struct SQLQueryGenerator: SQLSubqueryGenerator {
         let usesSubquery = try needsKeySubquery(db, operation: "update")
         // Assignments refer to the updated table, which the subquery reads
         // under another alias.
-        let alias = usesSubquery ? TableAliasBase(tableName: relation.source.tableName) : QualifiedRelation(relation).alias
+        let alias =
+            usesSubquery ? TableAliasBase(tableName: relation.source.tableName) : QualifiedRelation(relation).alias
         let context = SQLGenerationContext(db, aliases: [alias])
         var sql = try relation.allCTEs.withClauseSQL(context)
         sql += conflictResolution == .abort ? "UPDATE " : "UPDATE OR \(conflictResolution.rawValue) "
@@ -322,7 +323,9 @@ private struct QualifiedRelation {
 
     /// The layout of the columns selected by this relation and its joined
     /// children, from column `start` of the row.
-    func layout(_ db: Database, start: Int, ctes: [SQLCTE]) throws -> (count: Int, scopes: [String: Row.ScopeLayout], end: Int) {
+    func layout(_ db: Database, start: Int, ctes: [SQLCTE]) throws -> (
+        count: Int, scopes: [String: Row.ScopeLayout], end: Int
+    ) {
         let count = try columnCount(db, ctes: ctes)
         var end = start + count
         var scopes: [String: Row.ScopeLayout] = [:]
@@ -357,7 +360,8 @@ private struct QualifiedRelation {
                 return try count + db.columns(in: relation.source.tableName)
                     .count { !excluded.contains(CaseInsensitiveIdentifier($0.name)) }
             case let .qualifiedAllColumnsExcluding(alias, excluded):
-                return try count + db.columns(in: alias.tableName).count { !excluded.contains(CaseInsensitiveIdentifier($0.name)) }
+                return try count
+                    + db.columns(in: alias.tableName).count { !excluded.contains(CaseInsensitiveIdentifier($0.name)) }
             case .expression, .aliased:
                 return count + 1
             case .literal:
@@ -430,7 +434,8 @@ extension SQLRelation {
             }
             let countRelation = unordered().removingPrefetchedChildren().with {
                 $0.isDistinct = false
-                $0.selection = DatabasePromise(value: [.expression(.aggregate("COUNT", [expression], isDistinct: true))])
+                $0.selection = DatabasePromise(value: [.expression(.aggregate("COUNT", [expression], isDistinct: true))]
+                )
             }
             return try Int.fetchOne(SQLQueryGenerator(relation: countRelation).makeStatement(db)) ?? 0
         }

@@ -6,7 +6,9 @@ extension SQLRelation {
     /// - parameter cached: Whether the statement comes from the statement
     ///   cache: prefetch requests, whose SQL depends on the number of
     ///   origin rows, are not cached.
-    func makePreparedRequest(_ db: Database, forSingleResult singleResult: Bool, cached: Bool = true) throws -> PreparedRequest {
+    func makePreparedRequest(_ db: Database, forSingleResult singleResult: Bool, cached: Bool = true) throws
+        -> PreparedRequest
+    {
         let generator = SQLQueryGenerator(relation: self, forSingleResult: singleResult)
         var preparedRequest = try PreparedRequest(
             statement: generator.makeStatement(db, cached: cached),

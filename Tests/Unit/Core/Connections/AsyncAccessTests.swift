@@ -23,7 +23,9 @@ import TestSupport
             }
         }
 
-        func run<T: Sendable>(_ writer: any DatabaseWriter, _ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        func run<T: Sendable>(_ writer: any DatabaseWriter, _ body: @escaping @Sendable (Database) throws -> T)
+            async throws -> T
+        {
             switch self {
             case .read: try await writer.read(body)
             case .unsafeRead: try await writer.unsafeRead(body)

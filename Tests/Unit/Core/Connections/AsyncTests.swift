@@ -84,7 +84,8 @@ import GRDBLite
             for i in 0..<20 {
                 group.addTask {
                     if i.isMultiple(of: 2) {
-                        try await dbQueue.write { db in try db.execute(sql: "INSERT INTO t VALUES (?)", arguments: [i]) }
+                        try await dbQueue.write { db in try db.execute(sql: "INSERT INTO t VALUES (?)", arguments: [i])
+                        }
                     } else {
                         try blockingInsert(i)
                     }

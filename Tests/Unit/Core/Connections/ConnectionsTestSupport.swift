@@ -11,7 +11,9 @@ enum WriterKind: String, CaseIterable, Codable, Sendable, CustomTestStringConver
     var testDescription: String { rawValue }
 
     /// A writer on a new file of `directory`.
-    func make(_ directory: TemporaryDirectory, configuration: Configuration = Configuration()) throws -> any DatabaseWriter {
+    func make(_ directory: TemporaryDirectory, configuration: Configuration = Configuration()) throws
+        -> any DatabaseWriter
+    {
         let path = directory.path("\(rawValue)-\(UUID().uuidString).sqlite")
         switch self {
         case .queue: return try DatabaseQueue(path: path, configuration: configuration)
@@ -100,7 +102,9 @@ final class LockedValue<Value: Sendable>: @unchecked Sendable {
 
 /// Throws a `StepFailure` unless `condition` holds: for checks away from
 /// the test's task.
-func check(_ condition: Bool, _ message: @autoclosure () -> String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+func check(_ condition: Bool, _ message: @autoclosure () -> String, sourceLocation: SourceLocation = #_sourceLocation)
+    throws
+{
     if !condition { throw StepFailure("\(message()) (\(sourceLocation))") }
 }
 

@@ -306,7 +306,9 @@ import TestSupport
         let path = directory.path("missing.sqlite")
         let memoryError = try #require(throws: DatabaseError.self) { try DatabaseQueue.inMemoryCopy(fromPath: path) }
         #expect(memoryError.resultCode == .SQLITE_CANTOPEN)
-        let temporaryError = try #require(throws: DatabaseError.self) { try DatabaseQueue.temporaryCopy(fromPath: path) }
+        let temporaryError = try #require(throws: DatabaseError.self) {
+            try DatabaseQueue.temporaryCopy(fromPath: path)
+        }
         #expect(temporaryError.resultCode == .SQLITE_CANTOPEN)
         #expect(!FileManager.default.fileExists(atPath: path))
     }

@@ -333,7 +333,9 @@ import TestSupport
                         // Waits for the writer: the writer must not wait for it.
                         try inserted.waitOrThrow("the insert of the writer")
                         let db = try dbResult.get()
-                        try seen.update { try $0.append("count \(Self.count(db)), transaction \(db.isInsideTransaction)") }
+                        try seen.update {
+                            try $0.append("count \(Self.count(db)), transaction \(db.isInsideTransaction)")
+                        }
                         try db.execute(sql: "BEGIN")
                     } catch let error as DatabaseError {
                         seen.update { $0.append(error.message ?? "") }
@@ -346,7 +348,9 @@ import TestSupport
                 inserted.signal()
             }
             try done.waitOrThrow()
-            try check(seen.value == ["count 0, transaction true", "cannot start a transaction within a transaction"], "\(seen.value)")
+            try check(
+                seen.value == ["count 0, transaction true", "cannot start a transaction within a transaction"],
+                "\(seen.value)")
             try check(try dbPool.read(Self.count) == 1, "the insert")
         }
     }

@@ -31,13 +31,16 @@ import TestSupport
         }
 
         var isRead: Bool { self == .read || self == .unsafeRead }
-        var isWrite: Bool { self == .write || self == .writeWithoutTransaction || self == .writeInTransaction || self == .barrier }
+        var isWrite: Bool {
+            self == .write || self == .writeWithoutTransaction || self == .writeInTransaction || self == .barrier
+        }
         var waitsForEveryConnection: Bool { self == .barrier || self == .close || self == .releaseMemory }
     }
 
     /// The nestings that trap: an access inside an access of the same kind
     /// of connection, or one that waits for every connection.
-    static let trappingNestings: [(Access, Access)] = [Access.read, .unsafeRead, .write, .writeWithoutTransaction].flatMap { outer in
+    static let trappingNestings: [(Access, Access)] = [Access.read, .unsafeRead, .write, .writeWithoutTransaction]
+        .flatMap { outer in
         Access.allCases.compactMap { inner in
             (outer.isRead && inner.isRead) || (outer.isWrite && inner.isWrite) || inner.waitsForEveryConnection
                 ? (outer, inner) : nil

@@ -63,7 +63,9 @@ import TestSupport
         let error = #expect(throws: DatabaseError.self) { try DatabasePool(path: path) }
         #expect(error?.resultCode == .SQLITE_ERROR)
         if path != "" {
-            #expect(error?.message?.contains("an in-memory database can't use WAL (journal mode is memory)") == true, "\(String(describing: error))")
+            #expect(
+                error?.message?.contains("an in-memory database can't use WAL (journal mode is memory)") == true,
+                "\(String(describing: error))")
         }
         #expect(error?.message?.contains("DatabasePool") == true, "\(String(describing: error))")
         #expect(error?.message?.contains("  ") == false, "a message of one line: \(String(describing: error))")
@@ -127,8 +129,12 @@ import TestSupport
                     try waited.waitOrThrow("the extra read")
                 }
                 try runOnThreads(blocks)
-                try check(names.value == Set((1...maximumReaderCount).map { "GRDBLite.DatabasePool.reader.\($0)" }), "\(names.value)")
-                try check(waiting.value.map(names.value.contains) == true, "the extra read reused a reader: \(String(describing: waiting.value))")
+                try check(
+                    names.value == Set((1...maximumReaderCount).map { "GRDBLite.DatabasePool.reader.\($0)" }),
+                    "\(names.value)")
+                try check(
+                    waiting.value.map(names.value.contains) == true,
+                    "the extra read reused a reader: \(String(describing: waiting.value))")
             }
         }
     }
@@ -196,7 +202,9 @@ import TestSupport
             var configuration = Configuration()
             configuration.maximumReaderCount = 1
             let dbPool = try DatabasePool(path: directory.path(), configuration: configuration)
-            try dbPool.write { try $0.execute(sql: "CREATE TABLE t (id INTEGER PRIMARY KEY, a); INSERT INTO t VALUES (1, 'x')") }
+            try dbPool.write {
+                try $0.execute(sql: "CREATE TABLE t (id INTEGER PRIMARY KEY, a); INSERT INTO t VALUES (1, 'x')")
+            }
             try dbPool.read { db throws in
                 #expect(try db.columns(in: "t").map(\.name) == ["id", "a"])
                 #expect(try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM t"))?.count == 2)
@@ -235,7 +243,8 @@ import TestSupport
                     group.leave()
                 }
             }
-            guard group.wait(timeout: .now() + 300) == .success, failures.value == 0, maximumThreadCount.value < 50 else {
+            guard group.wait(timeout: .now() + 300) == .success, failures.value == 0, maximumThreadCount.value < 50
+            else {
                 print("failures: \(failures.value), threads: \(maximumThreadCount.value)")
                 exit(1)
             }
@@ -257,7 +266,9 @@ import TestSupport
             try dbPool.write { db in
                 try db.execute(sql: "CREATE VIRTUAL TABLE search USING fts4(title); INSERT INTO search VALUES ('pool')")
             }
-            #expect(try dbPool.read { try String.fetchAll($0, sql: "SELECT title FROM search WHERE search MATCH 'pool'") } == ["pool"])
+            #expect(
+                try dbPool.read { try String.fetchAll($0, sql: "SELECT title FROM search WHERE search MATCH 'pool'") }
+                    == ["pool"])
         }
     }
 
@@ -268,7 +279,9 @@ import TestSupport
             do {
                 // A database in the rollback journal mode.
                 let dbQueue = try DatabaseQueue(path: directory.path())
-                try dbQueue.write { try $0.execute(sql: "CREATE TABLE t (id INTEGER PRIMARY KEY); INSERT INTO t DEFAULT VALUES") }
+                try dbQueue.write {
+                    try $0.execute(sql: "CREATE TABLE t (id INTEGER PRIMARY KEY); INSERT INTO t DEFAULT VALUES")
+                }
             }
             var configuration = Configuration()
             configuration.readonly = true
@@ -354,7 +367,8 @@ import TestSupport
                     },
                 ])
                 try dbPool.write { try $0.execute(sql: "INSERT INTO t VALUES (2)") }
-                try check(try dbPool.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM t") } == 2, "the pool reads")
+                try check(
+                    try dbPool.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM t") } == 2, "the pool reads")
             }
         }
     }
@@ -395,7 +409,8 @@ import TestSupport
                         }
                     },
                 ])
-                try check(try dbPool.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM t") } == 0, "read after the lock")
+                try check(
+                    try dbPool.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM t") } == 0, "read after the lock")
             }
         }
     }
@@ -410,7 +425,10 @@ import TestSupport
             try dbPool.close()
             // The last connection to close removed the WAL.
             #expect(!FileManager.default.fileExists(atPath: dbPool.path + "-wal"))
-            for access in [{ try dbPool.read { _ in } }, { try dbPool.unsafeRead { _ in } }, { try dbPool.unsafeReentrantRead { _ in } }] {
+            for access in [
+                { try dbPool.read { _ in } }, { try dbPool.unsafeRead { _ in } },
+                { try dbPool.unsafeReentrantRead { _ in } }
+            ] {
                 let error = #expect(throws: DatabaseError.self) { try access() }
                 #expect(error?.message == "Connection is closed")
             }

@@ -81,7 +81,9 @@ import TestSupport
 
     @Test func queuesAreSendableAndSerializeAccesses() throws {
         let dbQueue = try DatabaseQueue()
-        try dbQueue.write { db throws in try db.execute(sql: "CREATE TABLE counter (value INTEGER); INSERT INTO counter VALUES (0)") }
+        try dbQueue.write { db throws in
+            try db.execute(sql: "CREATE TABLE counter (value INTEGER); INSERT INTO counter VALUES (0)")
+        }
         DispatchQueue.concurrentPerform(iterations: 50) { _ in
             try! dbQueue.write { db in
                 let value = try Int.fetchOne(db, sql: "SELECT value FROM counter")!
@@ -201,7 +203,9 @@ import TestSupport
     /// As GRDB: the methods that only rethrow the errors of their closure
     /// run it after `close()`, with a connection whose statements throw
     /// `SQLITE_MISUSE` (cached ones included), and touch no freed handle.
-    @Test(arguments: ["inDatabase", "writeWithoutTransaction", "unsafeRead", "unsafeReentrantRead", "unsafeReentrantWrite"])
+    @Test(arguments: [
+        "inDatabase", "writeWithoutTransaction", "unsafeRead", "unsafeReentrantRead", "unsafeReentrantWrite"
+    ])
     func nonThrowingAccessAfterCloseRunsOnAClosedConnection(method: String) throws {
         let dbQueue = try DatabaseQueue()
         try dbQueue.inDatabase { db throws in
@@ -281,7 +285,9 @@ import TestSupport
     @Test func closeFailsWhileAStatementIsAlive() throws {
         let dbQueue = try DatabaseQueue()
         do {
-            let statement = try dbQueue.inDatabase { db throws in try db.makeStatement(sql: "SELECT * FROM sqlite_master") }
+            let statement = try dbQueue.inDatabase { db throws in
+                try db.makeStatement(sql: "SELECT * FROM sqlite_master")
+            }
             try withExtendedLifetime(statement) {
                 let error = #expect(throws: DatabaseError.self) { try dbQueue.close() }
                 #expect(error?.resultCode == .SQLITE_BUSY)

@@ -44,12 +44,15 @@ import TestSupport
         }
     }
 
-    @Test(.enabled(if: !isSupported, "the linked SQLite has no sqlite3_snapshot_* functions"), arguments: Origin.allCases)
+    @Test(
+        .enabled(if: !isSupported, "the linked SQLite has no sqlite3_snapshot_* functions"), arguments: Origin.allCases)
     func withoutSQLiteSnapshotsMakingOneIsAnError(origin: Origin) throws {
         try Self.withCounter { dbPool in
             let error = #expect(throws: DatabaseError.self) { try origin.make(dbPool) }
             #expect(error?.resultCode == .SQLITE_ERROR)
-            #expect(error?.message?.contains("built without SQLITE_ENABLE_SNAPSHOT") == true, "\(String(describing: error))")
+            #expect(
+                error?.message?.contains("built without SQLITE_ENABLE_SNAPSHOT") == true, "\(String(describing: error))"
+            )
             #expect(error?.message?.contains(Database.sqliteLibVersion) == true)
             // The pool is unharmed.
             try dbPool.write(Self.increment)
@@ -79,8 +82,17 @@ import TestSupport
                 let s1 = DispatchSemaphore(value: 0)
                 let s2 = DispatchSemaphore(value: 0)
                 try runOnThreads([
-                    { try snapshot.read { db in try check(try Self.value(db) == 1, "1"); s1.signal(); try s2.waitOrThrow() } },
-                    { try s1.waitOrThrow(); try snapshot.read { db in try check(try Self.value(db) == 1, "1"); s2.signal() } },
+                    {
+                        try snapshot.read { db in
+                            try check(try Self.value(db) == 1, "1"); s1.signal(); try s2.waitOrThrow()
+                        }
+                    },
+                    {
+                        try s1.waitOrThrow();
+                        try snapshot.read { db in
+                            try check(try Self.value(db) == 1, "1"); s2.signal()
+                        }
+                    }
                 ])
             }
         }
@@ -88,7 +100,9 @@ import TestSupport
 
     /// A closure that ends the transaction of its reader doesn't lose the
     /// snapshot: the reader is discarded.
-    @Test(.enabled(if: isSupported, "the linked SQLite has sqlite3_snapshot_* functions"), arguments: [Database.CheckpointMode.passive, .truncate])
+    @Test(
+        .enabled(if: isSupported, "the linked SQLite has sqlite3_snapshot_* functions"),
+        arguments: [Database.CheckpointMode.passive, .truncate])
     func aDiscardedTransactionKeepsTheSnapshot(mode: Database.CheckpointMode) throws {
         try Self.withCounter { dbPool in
             let snapshot = try dbPool.makeSnapshotPool()

@@ -124,7 +124,8 @@ import TestSupport
         #expect(try blocking { try snapshot.reentrantRead { _ in try snapshot.reentrantRead(Self.value) } } == 0)
         for access in [snapshot.asyncRead, snapshot.asyncUnsafeRead] {
             let value = try await withCheckedThrowingContinuation { continuation in
-                access { dbResult in continuation.resume(with: dbResult.flatMap { db in Result { try Self.value(db) } }) }
+                access { dbResult in continuation.resume(with: dbResult.flatMap { db in Result { try Self.value(db) } })
+                }
             }
             #expect(value == 0)
         }
@@ -137,7 +138,9 @@ import TestSupport
             let asyncValue = try await reader.unsafeRead(Self.value)
             let syncValue = try blocking { try reader.unsafeRead(Self.value) }
             let scheduled = try await withCheckedThrowingContinuation { continuation in
-                reader.asyncUnsafeRead { dbResult in continuation.resume(with: dbResult.flatMap { db in Result { try Self.value(db) } }) }
+                reader.asyncUnsafeRead { dbResult in
+                    continuation.resume(with: dbResult.flatMap { db in Result { try Self.value(db) } })
+                }
             }
             return [asyncValue, syncValue, scheduled]
         }
@@ -161,7 +164,10 @@ import TestSupport
         try dbPool.write { try $0.execute(sql: "CREATE TABLE t (s); INSERT INTO t VALUES ('a'), ('b'), ('c')") }
         let snapshot = try dbPool.makeSnapshot()
         #expect(try snapshot.read { try String.fetchOne($0, sql: "SELECT foo()") } == "foo")
-        #expect(try snapshot.read { try String.fetchAll($0, sql: "SELECT s FROM t ORDER BY s COLLATE reversed") } == ["c", "b", "a"])
+        #expect(
+            try snapshot.read { try String.fetchAll($0, sql: "SELECT s FROM t ORDER BY s COLLATE reversed") } == [
+                "c", "b", "a"
+            ])
     }
 
     /// Two threads: the snapshot, made before the writes, never sees them

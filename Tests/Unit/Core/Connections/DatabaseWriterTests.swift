@@ -267,7 +267,9 @@ import TestSupport
     @Test(arguments: WriterKind.allCases)
     func spawnConcurrentReadSeesTheLastCommit(kind: WriterKind) async throws {
         try await Self.withWriter(kind) { writer in
-            try blocking { try writer.write { try $0.execute(sql: "CREATE TABLE t (a); INSERT INTO t VALUES (1), (2)") } }
+            try blocking {
+                try writer.write { try $0.execute(sql: "CREATE TABLE t (a); INSERT INTO t VALUES (1), (2)") }
+            }
             let counts = try await onThread {
                 let done = DispatchSemaphore(value: 0)
                 let counts = LockedValue<[Int]>([])
@@ -453,7 +455,7 @@ import TestSupport
                 ("unsafeRead", { try await writer.unsafeRead(Self.mustNotRun) }),
                 ("write", { try await writer.write(Self.mustNotRun) }),
                 ("writeWithoutTransaction", { try await writer.writeWithoutTransaction(Self.mustNotRun) }),
-                ("barrierWriteWithoutTransaction", { try await writer.barrierWriteWithoutTransaction(Self.mustNotRun) }),
+                ("barrierWriteWithoutTransaction", { try await writer.barrierWriteWithoutTransaction(Self.mustNotRun) })
             ]
             for (name, access) in asyncAccesses {
                 let error = await #expect(throws: DatabaseError.self, "\(name)") { try await access() }

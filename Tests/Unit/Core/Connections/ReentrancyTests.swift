@@ -13,7 +13,10 @@ import GRDBLite
             }
         }
         let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-        #expect(stderr.contains("Database methods are not reentrant: GRDBLite.DatabaseQueue was accessed from inside one of its own access blocks"))
+        #expect(
+            stderr.contains(
+                "Database methods are not reentrant: GRDBLite.DatabaseQueue was accessed from inside one of its own access blocks"
+            ))
     }
 
     @Test func readInsideWriteTraps() async {
@@ -234,7 +237,9 @@ import GRDBLite
     @Test func unsafeReentrantAccessesOutsideOfAnAccess() throws {
         let dbQueue = try DatabaseQueue()
         #expect(dbQueue.unsafeReentrantWrite { $0.isInsideTransaction } == false)
-        try dbQueue.unsafeReentrantWrite { db throws in try db.execute(sql: "CREATE TABLE t (a); INSERT INTO t VALUES (1)") }
+        try dbQueue.unsafeReentrantWrite { db throws in
+            try db.execute(sql: "CREATE TABLE t (a); INSERT INTO t VALUES (1)")
+        }
         #expect(try dbQueue.unsafeReentrantRead { try Int.fetchOne($0, sql: "SELECT a FROM t") } == 1)
         // And they don't make the next access reentrant.
         #expect(try dbQueue.read { try Int.fetchOne($0, sql: "SELECT a FROM t") } == 1)

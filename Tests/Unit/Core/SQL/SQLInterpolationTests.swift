@@ -24,7 +24,8 @@ import Testing
         let optional: Int? = 2
         let none: Int? = nil
         let existential: any SQLExpressible = Column("b")
-        let (sql, arguments) = try build("SELECT \(a + 1), \(optional), \(none), \(a == none), \(existential), \(nil as (any SQLExpressible)?)")
+        let (sql, arguments) = try build(
+            "SELECT \(a + 1), \(optional), \(none), \(a == none), \(existential), \(nil as (any SQLExpressible)?)")
         #expect(sql == #"SELECT "a" + ?, ?, NULL, "a" IS NULL, "b", NULL"#)
         #expect(arguments == [1, 2])
     }
@@ -72,8 +73,11 @@ import Testing
     @Test func columnsOfRecordTypes() throws {
         #expect(try build("SELECT \(columnsOf: Player.self)").sql == #"SELECT "player".*"#)
         #expect(try build("SELECT \(columnsOf: Player.self, tableAlias: "p")").sql == #"SELECT "p".*"#)
-        #expect(try build("SELECT \(columnsOf: RestrictedPlayer.self)").sql == #"SELECT "player"."id", "player"."score""#)
-        #expect(try build("SELECT \(columnsOf: RestrictedPlayer.self, tableAlias: "p")").sql == #"SELECT "p"."id", "p"."score""#)
+        #expect(
+            try build("SELECT \(columnsOf: RestrictedPlayer.self)").sql == #"SELECT "player"."id", "player"."score""#)
+        #expect(
+            try build("SELECT \(columnsOf: RestrictedPlayer.self, tableAlias: "p")").sql
+                == #"SELECT "p"."id", "p"."score""#)
     }
 
     @Test func collations() throws {

@@ -18,7 +18,8 @@ private let literalValues: [DatabaseValue] =
     func literalReadsBackAsTheSameValue(_ value: DatabaseValue) throws {
         let dbQueue = try DatabaseQueue()
         let (readBack, type) = try dbQueue.read { db in
-            let row = try #require(try Row.fetchOne(db, sql: "SELECT \(value.sqlLiteral) AS v, typeof(\(value.sqlLiteral)) AS t"))
+            let row = try #require(
+                try Row.fetchOne(db, sql: "SELECT \(value.sqlLiteral) AS v, typeof(\(value.sqlLiteral)) AS t"))
             return (row["v"] as DatabaseValue, row["t"] as String)
         }
         #expect(readBack.storage == value.storage)
@@ -46,7 +47,11 @@ private let literalValues: [DatabaseValue] =
     @Test func infinityReadsBack() throws {
         let dbQueue = try DatabaseQueue()
         let values = try dbQueue.read { db in
-            try Double.fetchAll(db, sql: "SELECT \(Double.infinity.databaseValue.sqlLiteral) UNION ALL SELECT \((-Double.infinity).databaseValue.sqlLiteral)")
+            try Double.fetchAll(
+                db,
+                sql:
+                    "SELECT \(Double.infinity.databaseValue.sqlLiteral) UNION ALL SELECT \((-Double.infinity).databaseValue.sqlLiteral)"
+            )
         }
         #expect(values == [.infinity, -.infinity])
     }

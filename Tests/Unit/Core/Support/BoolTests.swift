@@ -6,14 +6,17 @@ import GRDBLite
     @Test func boolsAreStoredAsZeroAndOne() throws {
         let dbQueue = try DatabaseQueue()
         try dbQueue.read { db throws in
-            #expect(try Row.fetchOne(db, sql: "SELECT ? AS t, ? AS f, typeof(?) AS type", arguments: [true, false, true])
+            #expect(
+                try Row.fetchOne(db, sql: "SELECT ? AS t, ? AS f, typeof(?) AS type", arguments: [true, false, true])
                 == ["t": 1, "f": 0, "type": "integer"])
         }
         #expect(true.databaseValue.storage == .int64(1))
         #expect(false.databaseValue.storage == .int64(0))
     }
 
-    @Test(arguments: [("0", false), ("1", true), ("2", true), ("-1", true), ("0.0", false), ("0.5", true), ("-0.5", true)])
+    @Test(arguments: [
+        ("0", false), ("1", true), ("2", true), ("-1", true), ("0.0", false), ("0.5", true), ("-0.5", true)
+    ])
     func numbersAreBools(sql: String, expected: Bool) throws {
         let dbQueue = try DatabaseQueue()
         try dbQueue.read { db throws in

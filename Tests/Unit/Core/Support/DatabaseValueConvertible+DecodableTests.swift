@@ -92,7 +92,8 @@ private struct Custom: Decodable, DatabaseValueConvertible {
         let dbQueue = try DatabaseQueue()
         try dbQueue.read { db throws in
             #expect(try Name.fetchOne(db, sql: "SELECT 'foo'") == Name(string: "foo"))
-            #expect(try NameWrapper.fetchAll(db, sql: "SELECT 'a' UNION ALL SELECT 'b'").map(\.name.string) == ["a", "b"])
+            #expect(
+                try NameWrapper.fetchAll(db, sql: "SELECT 'a' UNION ALL SELECT 'b'").map(\.name.string) == ["a", "b"])
             let row = try #require(try Row.fetchOne(db, sql: "SELECT 'bar' AS name"))
             #expect(row["name"] as Name == Name(string: "bar"))
             #expect(throws: RowDecodingError.self) { try Name.fetchOne(db, sql: "SELECT 1") }
@@ -104,7 +105,8 @@ private struct Custom: Decodable, DatabaseValueConvertible {
         #expect(Tags.fromDatabaseValue(Data(#"{"strings":[]}"#.utf8).databaseValue)?.strings == [])
         #expect(List.fromDatabaseValue(#"["foo", "bar"]"#.databaseValue)?.strings == ["foo", "bar"])
         #expect(Scores.fromDatabaseValue(#"{"foo": 1}"#.databaseValue)?.dictionary == ["foo": 1])
-        for invalid: DatabaseValue in [1.databaseValue, .null, "not json".databaseValue, #"{"other": 1}"#.databaseValue] {
+        for invalid: DatabaseValue in [1.databaseValue, .null, "not json".databaseValue, #"{"other": 1}"#.databaseValue]
+        {
             #expect(Tags.fromDatabaseValue(invalid) == nil)
             #expect(List.fromDatabaseValue(invalid) == nil)
         }

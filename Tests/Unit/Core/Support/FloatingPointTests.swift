@@ -73,7 +73,10 @@ import GRDBLite
         }
     }
 
-    @Test(arguments: [Float(0), 1.5, -2.25, .greatestFiniteMagnitude, -.greatestFiniteMagnitude, .leastNonzeroMagnitude, .infinity, -.infinity])
+    @Test(arguments: [
+        Float(0), 1.5, -2.25, .greatestFiniteMagnitude, -.greatestFiniteMagnitude, .leastNonzeroMagnitude, .infinity,
+        -.infinity
+    ])
     func floatsRoundTrip(value: Float) throws {
         let dbQueue = try DatabaseQueue()
         try dbQueue.read { db throws in

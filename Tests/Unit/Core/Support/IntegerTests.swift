@@ -74,12 +74,16 @@ enum IntegerWidth: String, CaseIterable, Sendable {
                 let error = #expect(throws: RowDecodingError.self) {
                     try T.fetchAll(db, sql: "SELECT ? AS i", arguments: [value])
                 }
-                #expect(error?.description.hasPrefix("could not decode \(T.self) from database value \(value) - column: \"i\"") == true)
+                #expect(
+                    error?.description.hasPrefix(
+                        "could not decode \(T.self) from database value \(value) - column: \"i\"") == true)
                 // fetchOne decodes an optional
                 let optionalError = #expect(throws: RowDecodingError.self) {
                     try T.fetchOne(db, sql: "SELECT ? AS i", arguments: [value])
                 }
-                #expect(optionalError?.description.hasPrefix("could not decode \(T.self) from database value \(value) - column: \"i\"") == true)
+                #expect(
+                    optionalError?.description.hasPrefix(
+                        "could not decode \(T.self) from database value \(value) - column: \"i\"") == true)
                 #expect(throws: RowDecodingError.self) { try T?.fetchOne(db, sql: "SELECT ?", arguments: [value]) }
                 let copiedRow = try #require(try Row.fetchOne(db, sql: "SELECT ? AS i", arguments: [value]))
                 #expect(throws: RowDecodingError.self) { try copiedRow.decode(T.self, atIndex: 0) }
@@ -166,7 +170,9 @@ enum IntegerWidth: String, CaseIterable, Sendable {
             #expect(try Int?.fetchAll(db, sql: "SELECT NULL UNION ALL SELECT 1") == [nil, 1])
             let row = try #require(try Row.fetchOne(db, sql: "SELECT NULL AS n"))
             let error = #expect(throws: RowDecodingError.self) { try row.decode(Int.self, forColumn: "n") }
-            #expect(error?.description.hasPrefix(#"could not decode Int from database value NULL - column: "n", column index: 0"#) == true)
+            #expect(
+                error?.description.hasPrefix(
+                    #"could not decode Int from database value NULL - column: "n", column index: 0"#) == true)
         }
     }
 

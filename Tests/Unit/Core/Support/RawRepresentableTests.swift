@@ -61,8 +61,11 @@ extension FastWrapper: StatementColumnConvertible where RawValue: StatementColum
         let dbQueue = try DatabaseQueue()
         try dbQueue.write { db throws in
             try db.execute(sql: "CREATE TABLE wines (grape TEXT, color INTEGER)")
-            try db.execute(sql: "INSERT INTO wines VALUES (?, ?)", arguments: [Wrapper(rawValue: "merlot"), FastWrapper(rawValue: 2)])
-            try db.execute(sql: "INSERT INTO wines VALUES (?, ?)", arguments: [Wrapper<String>?.none, FastWrapper(rawValue: 1)])
+            try db.execute(
+                sql: "INSERT INTO wines VALUES (?, ?)",
+                arguments: [Wrapper(rawValue: "merlot"), FastWrapper(rawValue: 2)])
+            try db.execute(
+                sql: "INSERT INTO wines VALUES (?, ?)", arguments: [Wrapper<String>?.none, FastWrapper(rawValue: 1)])
             #expect(Wrapper(rawValue: 1).databaseValue == 1.databaseValue)
             #expect(Wrapper<Int>.fromDatabaseValue(3.databaseValue)?.rawValue == 3)
 
@@ -112,7 +115,9 @@ extension FastWrapper: StatementColumnConvertible where RawValue: StatementColum
         let dbQueue = try DatabaseQueue()
         try dbQueue.read { db throws in
             let error = #expect(throws: RowDecodingError.self) { try Color.fetchAll(db, sql: "SELECT 'blue' AS color") }
-            #expect(error?.description.hasPrefix(#"could not decode Color from database value "blue" - column: "color""#) == true)
+            #expect(
+                error?.description.hasPrefix(#"could not decode Color from database value "blue" - column: "color""#)
+                    == true)
             #expect(throws: RowDecodingError.self) { try Color.fetchOne(db, sql: "SELECT 'blue'") }
             #expect(throws: RowDecodingError.self) { try Grape.fetchOne(db, sql: "SELECT 3") }
             #expect(throws: RowDecodingError.self) { try Color.fetchOne(db, sql: "SELECT 1") }

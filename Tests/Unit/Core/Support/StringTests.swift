@@ -3,7 +3,9 @@ import Testing
 import GRDBLite
 
 @Suite struct StringTests {
-    @Test(arguments: ["", "a", "Arthur", "éèà", "日本語", "👩‍👩‍👧‍👦", "e\u{301}", "a\0b", "\0", String(repeating: "x", count: 100_000)])
+    @Test(arguments: [
+        "", "a", "Arthur", "éèà", "日本語", "👩‍👩‍👧‍👦", "e\u{301}", "a\0b", "\0", String(repeating: "x", count: 100_000)
+    ])
     func stringsRoundTrip(value: String) throws {
         let dbQueue = try DatabaseQueue()
         try dbQueue.write { db throws in
@@ -43,7 +45,9 @@ import GRDBLite
             #expect(try String.fetchOne(db, sql: "SELECT typeof(CAST(x'61FF62' AS TEXT))") == "text")
             let error = #expect(throws: RowDecodingError.self) { try String.fetchOne(db, sql: sql) }
             // fetchOne decodes an optional
-            #expect(error?.description.hasPrefix(#"could not decode String from database value Data(3 bytes) - column: "s""#) == true)
+            #expect(
+                error?.description.hasPrefix(
+                    #"could not decode String from database value Data(3 bytes) - column: "s""#) == true)
             let row = try #require(try Row.fetchOne(db, sql: sql))
             #expect(throws: RowDecodingError.self) { try row.decode(String.self, forColumn: "s") }
             // The bytes are kept as they are.
@@ -75,7 +79,9 @@ import GRDBLite
         }
     }
 
-    @Test(arguments: ["a", "abcdefgh", "abcdefghi", "é", "abcdefgé", "abcdefghé", "日本語のテキスト", "a\0bcdefgh\0é", "👩‍👩‍👧‍👦 abc"])
+    @Test(arguments: [
+        "a", "abcdefgh", "abcdefghi", "é", "abcdefgé", "abcdefghé", "日本語のテキスト", "a\0bcdefgh\0é", "👩‍👩‍👧‍👦 abc",
+    ])
     func validTextIsReadWhole(value: String) throws {
         let dbQueue = try DatabaseQueue()
         try dbQueue.read { db throws in
@@ -133,7 +139,8 @@ import GRDBLite
     @Test func stringsSortAndCompareAsSQLiteDoes() throws {
         let dbQueue = try DatabaseQueue()
         let names = try dbQueue.read { db throws in
-            try String.fetchAll(db, sql: "SELECT column1 FROM (VALUES (?), (?), (?)) ORDER BY column1", arguments: ["b", "B", "a"])
+            try String.fetchAll(
+                db, sql: "SELECT column1 FROM (VALUES (?), (?), (?)) ORDER BY column1", arguments: ["b", "B", "a"])
         }
         #expect(names == ["B", "a", "b"])
     }

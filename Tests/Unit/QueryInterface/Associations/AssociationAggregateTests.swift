@@ -61,7 +61,10 @@ private typealias Book = Library.Book
             #expect(try values(db, request, "bookCount", as: Int.self)
                 == [1: 3, 2: 1, 3: 2, 4: 2, 5: 0, 6: 3, 7: 2, 8: 1, 9: 1, 10: 1, 11: 0])
             #expect(try values(db, request, "hasNoBook", as: Bool.self)
-                == [1: false, 2: false, 3: false, 4: false, 5: true, 6: false, 7: false, 8: false, 9: false, 10: false, 11: true])
+                    == [
+                        1: false, 2: false, 3: false, 4: false, 5: true, 6: false, 7: false, 8: false, 9: false,
+                        10: false, 11: true
+                    ])
             #expect(try values(db, request, "minBookYear", as: Int.self)
                 == [1: 1967, 2: 1867, 3: 1901, 4: 1922, 5: nil, 6: 1972, 7: 1830, 8: 1605, 9: 1932, 10: 2002, 11: nil])
             #expect(try values(db, request, "maxBookYear", as: Int.self)
@@ -165,7 +168,8 @@ private typealias Book = Library.Book
 
     @Test func operators() throws {
         try dbQueue.read { db throws in
-            let careerLength = (Author.books.max(Column("year")) - Author.books.min(Column("year"))).forKey("careerLength")
+            let careerLength = (Author.books.max(Column("year")) - Author.books.min(Column("year"))).forKey(
+                "careerLength")
             let request = Author.annotated(with: careerLength)
             #expect(try sqlAndArguments(db, request).sql.hasPrefix("""
                 SELECT "author".*, MAX("book"."year") - MIN("book"."year") AS "careerLength"

@@ -179,7 +179,7 @@ private typealias Book = Library.Book
             }
             #expect(statementsOfLimited == [
                 #"SELECT * FROM "passport" ORDER BY "issueYear" LIMIT ?"#,
-                #"WITH "grdb_base" AS (SELECT "countryCode", "citizenId" FROM "passport" ORDER BY "issueYear" LIMIT ?) "#
+                    #"WITH "grdb_base" AS (SELECT "countryCode", "citizenId" FROM "passport" ORDER BY "issueYear" LIMIT ?) "#
                     + #"SELECT *, "countryCode" AS "grdb_countryCode", "citizenId" AS "grdb_citizenId" FROM "stamp" "#
                     + #"WHERE ("countryCode", "citizenId") IN "grdb_base" "#
                     + #"ORDER BY "id""#,

@@ -64,7 +64,10 @@ private struct BookWithAuthor: FetchableRecord {
                 .orderByPrimaryKey()
             let records = try request.asRequest(of: BookWithAuthor.self).fetchAll(db)
             #expect(records.map(\.book) == Library.books)
-            #expect(records.map { $0.author?.id } == [nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, 8, 9, nil])
+            #expect(
+                records.map { $0.author?.id } == [
+                    nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, 8, 9, nil
+                ])
 
             let row = try #require(try Row.fetchOne(db, request.filter(key: 1)))
             // The author scope of a left join without match only contains NULL.
@@ -78,7 +81,8 @@ private struct BookWithAuthor: FetchableRecord {
     @Test func decodingErrors() throws {
         let dbQueue = try Library.makeDatabase()
         try dbQueue.read { db throws in
-            let row = try #require(try Row.fetchOne(db, Book.including(optional: Book.author.filter(countryCode: "ES"))))
+            let row = try #require(
+                try Row.fetchOne(db, Book.including(optional: Book.author.filter(countryCode: "ES"))))
 
             let missing = #expect(throws: RowDecodingError.self) {
                 try row.decode(Author.self, forKey: "writer")
@@ -99,7 +103,8 @@ private struct BookWithAuthor: FetchableRecord {
             }
             #expect(noPrefetch?.kind == .prefetchKeyNotFound)
             #expect(noPrefetch?.description.hasPrefix(
-                #"could not decode Array<Book>: key for prefetched rows not found: "books" - available keys: []"#) == true)
+                    #"could not decode Array<Book>: key for prefetched rows not found: "books" - available keys: []"#)
+                    == true)
             #expect(throws: RowDecodingError.self) {
                 try row.decode(Set<Book>.self, forKey: "books")
             }
@@ -141,7 +146,8 @@ private struct BookWithAuthor: FetchableRecord {
             #expect(rows == copies)
             #expect(Set(rows).count == 16)
             // Same book columns, other author scope.
-            let namesOnly = try Row.fetchAll(db, Book.including(required: Book.author.select(\.name)).orderByPrimaryKey())
+            let namesOnly = try Row.fetchAll(
+                db, Book.including(required: Book.author.select(\.name)).orderByPrimaryKey())
             #expect(rows[0].unscoped == namesOnly[0].unscoped)
             #expect(rows[0] != namesOnly[0])
         }
@@ -159,7 +165,9 @@ private struct BookWithAuthor: FetchableRecord {
                 SELECT "book".*, "author"."name" FROM "book" JOIN "author" ON "author"."id" = "book"."authorId" \
                 WHERE "book"."id" = ?
                 """)
-            #expect(try required.asRequest(of: BookRow.self).fetchOne(db) == BookRow(title: "Kafka on the Shore", name: "Haruki Murakami"))
+            #expect(
+                try required.asRequest(of: BookRow.self).fetchOne(db)
+                    == BookRow(title: "Kafka on the Shore", name: "Haruki Murakami"))
             #expect(try Row.fetchOne(db, required)?.scopes.isEmpty == true)
 
             let optional = Book.annotated(withOptional: Book.author.filter(countryCode: "FR").select(\.name))
@@ -169,7 +177,10 @@ private struct BookWithAuthor: FetchableRecord {
                 LEFT JOIN "author" ON ("author"."id" = "book"."authorId") AND ("author"."countryCode" = ?) \
                 ORDER BY "book"."id"
                 """)
-            #expect(try optional.asRequest(of: BookRow.self).fetchAll(db).compactMap(\.name) == ["Victor Hugo", "Victor Hugo"])
+            #expect(
+                try optional.asRequest(of: BookRow.self).fetchAll(db).compactMap(\.name) == [
+                    "Victor Hugo", "Victor Hugo"
+                ])
         }
     }
 }

@@ -104,7 +104,8 @@ private struct BookInfo: Decodable, FetchableRecord, Equatable {
             let rows = try Row.fetchAll(db, request)
             #expect(rows.map { $0["title"] as String } == ["Don Quixote", "Hernani", "Les Misérables", "María"])
             #expect(rows.map { $0.scopes["author"]! } == [
-                ["name": "Miguel de Cervantes"], ["name": "Victor Hugo"], ["name": "Victor Hugo"], ["name": "Jorge Isaacs"],
+                    ["name": "Miguel de Cervantes"], ["name": "Victor Hugo"], ["name": "Victor Hugo"],
+                    ["name": "Jorge Isaacs"]
             ])
 
             // Reversing reverses the orderings of associations too.

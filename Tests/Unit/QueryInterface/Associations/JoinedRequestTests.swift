@@ -22,7 +22,9 @@ private struct Employee: Codable, Hashable, FetchableRecord, PersistableRecord {
                 t.column("name", .text).notNull()
                 t.belongsTo("manager", inTable: "employee")
             }
-            for (id, name, managerId) in [(1, "Ann", nil), (2, "Bob", 1), (3, "Cid", 1), (4, "Dee", 2)] as [(Int64, String, Int64?)] {
+            for (id, name, managerId) in [(1, "Ann", nil), (2, "Bob", 1), (3, "Cid", 1), (4, "Dee", 2)]
+                as [(Int64, String, Int64?)]
+            {
                 try Employee(id: id, name: name, managerId: managerId).insert(db)
             }
         }
@@ -103,7 +105,9 @@ private struct Employee: Codable, Hashable, FetchableRecord, PersistableRecord {
             try Travel.Stamp.deleteAll(db)
             var deleted = 0
             let statements = try recordedSQL(db) {
-                deleted = try Travel.Passport.joining(required: Travel.Passport.citizen.filter(Column("name") == "Arthur"))
+                deleted = try Travel.Passport.joining(
+                    required: Travel.Passport.citizen.filter(Column("name") == "Arthur")
+                )
                     .deleteAll(db)
             }.filter { $0.hasPrefix("DELETE") }
             #expect(deleted == 2)
@@ -167,7 +171,10 @@ private struct Employee: Codable, Hashable, FetchableRecord, PersistableRecord {
                 ORDER BY "employee1"."id"
                 """)
             let infos = try request.asRequest(of: EmployeeInfo.self).fetchAll(db)
-            #expect(infos.map { "\($0.employee.name): \($0.manager?.name ?? "-")" } == ["Ann: -", "Bob: Ann", "Cid: Ann", "Dee: Bob"])
+            #expect(
+                infos.map { "\($0.employee.name): \($0.manager?.name ?? "-")" } == [
+                    "Ann: -", "Bob: Ann", "Cid: Ann", "Dee: Bob"
+                ])
 
             // Two levels.
             let chain = Employee.including(required: Employee.manager.including(required: Employee.manager))
@@ -278,9 +285,11 @@ private struct Employee: Codable, Hashable, FetchableRecord, PersistableRecord {
                 """)
             struct Translation: TableRecord {
                 static let author = belongsTo(Library.Author.self, using: ForeignKey(["authorId"]))
-                static let translator = belongsTo(Library.Author.self, key: "translator", using: ForeignKey(["translatorId"]))
+                static let translator = belongsTo(
+                    Library.Author.self, key: "translator", using: ForeignKey(["translatorId"]))
             }
-            let request = Translation.including(required: Translation.author).including(required: Translation.translator)
+            let request = Translation.including(required: Translation.author).including(
+                required: Translation.translator)
             #expect(try sqlAndArguments(db, request).sql == """
                 SELECT "translation".*, "author1".*, "author2".* FROM "translation" \
                 JOIN "author" "author1" ON "author1"."id" = "translation"."authorId" \

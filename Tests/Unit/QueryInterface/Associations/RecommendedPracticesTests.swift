@@ -86,7 +86,7 @@ private struct Authorship: Decodable, FetchableRecord {
                     .fetchSet(db)
             }
             #expect(statements == [
-                #"SELECT * FROM "author" WHERE "countryCode" = ? ORDER BY "name" COLLATE swiftLocalizedCaseInsensitiveCompare"#,
+                    #"SELECT * FROM "author" WHERE "countryCode" = ? ORDER BY "name" COLLATE swiftLocalizedCaseInsensitiveCompare"#,
                 #"SELECT COUNT(*) FROM "book" WHERE "kind" = ?"#,
                 #"SELECT "name" FROM "author" WHERE "countryCode" = ?"#,
             ])
@@ -176,7 +176,7 @@ private struct Authorship: Decodable, FetchableRecord {
         }
         // Two requests, whatever the number of authors.
         #expect(statements == [
-            #"SELECT * FROM "author" WHERE "countryCode" = ? ORDER BY "name" COLLATE swiftLocalizedCaseInsensitiveCompare"#,
+                #"SELECT * FROM "author" WHERE "countryCode" = ? ORDER BY "name" COLLATE swiftLocalizedCaseInsensitiveCompare"#,
             #"SELECT *, "authorId" AS "grdb_authorId" FROM "book" WHERE "authorId" IN (?, ?, ?)"#,
         ])
         #expect(careers.map(\.author) == [Library.author(5), Library.author(4), Library.author(3)])

@@ -74,7 +74,8 @@ private typealias Passport = Travel.Passport
                     + #"AND ("passport"."countryCode" IN (?, ?, ?, ?)) ORDER BY "citizen"."name""#,
             ])
             #expect(careers.map(\.country.code) == ["CH", "DE", "FR", "JP"])
-            #expect(careers.map { $0.citizens.map(\.name) } == [[], ["Arthur", "Barbara"], ["Arthur", "Craig"], ["Diane"]])
+            #expect(
+                careers.map { $0.citizens.map(\.name) } == [[], ["Arthur", "Barbara"], ["Arthur", "Craig"], ["Diane"]])
         }
     }
 
@@ -82,7 +83,10 @@ private typealias Passport = Travel.Passport
         try dbQueue.read { db throws in
             let request = Citizen.including(all: Citizen.countries).orderByPrimaryKey()
             let rows = try Row.fetchAll(db, request)
-            #expect(rows.map { ($0["countries"] as [Country]).map(\.code).sorted() } == [["DE", "FR"], ["DE"], ["FR"], ["JP"]])
+            #expect(
+                rows.map { ($0["countries"] as [Country]).map(\.code).sorted() } == [
+                    ["DE", "FR"], ["DE"], ["FR"], ["JP"]
+                ])
         }
     }
 
@@ -142,7 +146,8 @@ private typealias Passport = Travel.Passport
 
     @Test func keyOfThroughAssociation() throws {
         try dbQueue.read { db throws in
-            let residents = Country.hasMany(Citizen.self, through: Country.passports, using: Passport.citizen, key: "residents")
+            let residents = Country.hasMany(
+                Citizen.self, through: Country.passports, using: Passport.citizen, key: "residents")
             let row = try #require(try Row.fetchOne(db, Country.including(all: residents).filter(key: "DE")))
             #expect(row.prefetchedRows.keys == ["residents"])
             #expect((row["residents"] as [Citizen]).count == 2)

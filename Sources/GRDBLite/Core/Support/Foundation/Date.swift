@@ -104,7 +104,9 @@ extension NSDate: DatabaseValueConvertible {
     }
 
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Self? {
-        Date.fromDatabaseValue(dbValue).map { self.init(timeIntervalSinceReferenceDate: $0.timeIntervalSinceReferenceDate) }
+        Date.fromDatabaseValue(dbValue).map {
+            self.init(timeIntervalSinceReferenceDate: $0.timeIntervalSinceReferenceDate)
+        }
     }
 }
 

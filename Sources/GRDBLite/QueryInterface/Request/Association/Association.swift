@@ -76,7 +76,9 @@ extension Association {
         withDestination { $0 = $0.select { db in try selection(db).map(\.sqlSelection) } }
     }
 
-    public func annotatedWhenConnected(with selection: @escaping @Sendable (Database) throws -> [any SQLSelectable]) -> Self {
+    public func annotatedWhenConnected(with selection: @escaping @Sendable (Database) throws -> [any SQLSelectable])
+        -> Self
+    {
         withDestination { $0 = $0.annotated { db in try selection(db).map(\.sqlSelection) } }
     }
 
@@ -84,7 +86,8 @@ extension Association {
         withDestination { $0 = $0.filter { db in try predicate(db).sqlExpression } }
     }
 
-    public func orderWhenConnected(_ orderings: @escaping @Sendable (Database) throws -> [any SQLOrderingTerm]) -> Self {
+    public func orderWhenConnected(_ orderings: @escaping @Sendable (Database) throws -> [any SQLOrderingTerm]) -> Self
+    {
         withDestination { $0 = $0.order { db in try orderings(db).map(\.sqlOrdering) } }
     }
 
@@ -100,7 +103,8 @@ extension Association {
         withDestination { $0 = $0.withStableOrder() }
     }
 
-    public func groupWhenConnected(_ expressions: @escaping @Sendable (Database) throws -> [any SQLExpressible]) -> Self {
+    public func groupWhenConnected(_ expressions: @escaping @Sendable (Database) throws -> [any SQLExpressible]) -> Self
+    {
         withDestination { $0 = $0.group { db in try expressions(db).map(\.sqlExpression) } }
     }
 

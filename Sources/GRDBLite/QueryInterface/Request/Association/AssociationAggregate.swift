@@ -61,7 +61,8 @@ extension AssociationToMany {
     public var isEmpty: AssociationAggregate<OriginRowDecoder> {
         let tableName = databaseTableName
         var aggregate = aggregate { db, alias in
-            let count = try SQLExpression.aggregate("COUNT", [alias[Self.identifyingColumn(db, tableName)]], isDistinct: true)
+            let count = try SQLExpression.aggregate(
+                "COUNT", [alias[Self.identifyingColumn(db, tableName)]], isDistinct: true)
             // A literal 0, as GRDB writes it (not a statement argument).
             return .compare(.equal, count, SQLExpression(impl: .literal(SQL(sql: "0"))))
         }
@@ -107,7 +108,8 @@ extension AssociationToMany {
         if primaryKey.tableHasRowID { return "rowid" }
         precondition(
             primaryKey.columns.count == 1,
-            "Not implemented: count the rows of the WITHOUT ROWID table \(tableName), which has a composite primary key")
+            "Not implemented: count the rows of the WITHOUT ROWID table \(tableName), which has a composite primary key"
+        )
         return primaryKey.columns[0]
     }
 }
@@ -162,14 +164,16 @@ extension AssociationToMany where RowDecoder: TableRecord {
 public struct AssociationAggregate<RowDecoder>: Sendable {
     /// Returns the associations to join, each with a new alias, and the
     /// aggregate expression, which refers to those aliases.
-    fileprivate let prepare: @Sendable () -> (associations: [_SQLAssociation], expression: DatabasePromise<SQLExpression>)
+    fileprivate let prepare:
+        @Sendable () -> (associations: [_SQLAssociation], expression: DatabasePromise<SQLExpression>)
 
     /// The name of the selected aggregate, if any.
     var key: String?
 
     fileprivate init(
         key: String? = nil,
-        prepare: @escaping @Sendable () -> (associations: [_SQLAssociation], expression: DatabasePromise<SQLExpression>))
+        prepare: @escaping @Sendable () -> (associations: [_SQLAssociation], expression: DatabasePromise<SQLExpression>)
+    )
     {
         self.key = key
         self.prepare = prepare
@@ -275,7 +279,8 @@ extension AssociationAggregate {
 
     /// The count and the zero of `isEmpty` (`COUNT(DISTINCT book.id) = 0`).
     private static func emptinessTest(_ expression: SQLExpression) -> (count: SQLExpression, zero: SQLExpression)? {
-        if case let .compare(.equal, count, zero) = expression.impl, case .aggregate("COUNT", _, true, nil, nil) = count.impl,
+        if case let .compare(.equal, count, zero) = expression.impl,
+            case .aggregate("COUNT", _, true, nil, nil) = count.impl,
            case .literal(let literal) = zero.impl, literal.elements.count == 1,
            case .sql("0", let arguments) = literal.elements[0], arguments.isEmpty
         {
@@ -289,106 +294,166 @@ extension AssociationAggregate {
     /// `lhs AND rhs`
     public static func && (lhs: Self, rhs: Self) -> Self { combine(lhs, rhs) { $0 && $1 } }
     /// `lhs AND rhs`
-    public static func && (lhs: Self, rhs: some SQLExpressible) -> Self { lhs.map { [rhs = rhs.sqlExpression] in $0 && rhs } }
+    public static func && (lhs: Self, rhs: some SQLExpressible) -> Self {
+        lhs.map { [rhs = rhs.sqlExpression] in $0 && rhs }
+    }
     /// `lhs OR rhs`
     public static func || (lhs: Self, rhs: Self) -> Self { combine(lhs, rhs) { $0 || $1 } }
     /// `lhs OR rhs`
-    public static func || (lhs: Self, rhs: some SQLExpressible) -> Self { lhs.map { [rhs = rhs.sqlExpression] in $0 || rhs } }
+    public static func || (lhs: Self, rhs: some SQLExpressible) -> Self {
+        lhs.map { [rhs = rhs.sqlExpression] in $0 || rhs }
+    }
 
     /// `lhs = rhs`
     public static func == (lhs: Self, rhs: Self) -> Self { combine(lhs, rhs) { $0 == $1 } }
     /// `lhs = rhs`, `lhs IS NULL`
-    public static func == (lhs: Self, rhs: (any SQLExpressible)?) -> Self { lhs.map { [rhs = rhs?.sqlExpression] in $0 == rhs } }
+    public static func == (lhs: Self, rhs: (any SQLExpressible)?) -> Self {
+        lhs.map { [rhs = rhs?.sqlExpression] in $0 == rhs }
+    }
     /// `lhs <> rhs`
     public static func != (lhs: Self, rhs: Self) -> Self { combine(lhs, rhs) { $0 != $1 } }
     /// `lhs <> rhs`, `lhs IS NOT NULL`
-    public static func != (lhs: Self, rhs: (any SQLExpressible)?) -> Self { lhs.map { [rhs = rhs?.sqlExpression] in $0 != rhs } }
+    public static func != (lhs: Self, rhs: (any SQLExpressible)?) -> Self {
+        lhs.map { [rhs = rhs?.sqlExpression] in $0 != rhs }
+    }
     /// `lhs IS rhs`
-    public static func === (lhs: Self, rhs: (any SQLExpressible)?) -> Self { lhs.map { [rhs = rhs?.sqlExpression] in $0 === rhs } }
+    public static func === (lhs: Self, rhs: (any SQLExpressible)?) -> Self {
+        lhs.map { [rhs = rhs?.sqlExpression] in $0 === rhs }
+    }
     /// `lhs IS NOT rhs`
-    public static func !== (lhs: Self, rhs: (any SQLExpressible)?) -> Self { lhs.map { [rhs = rhs?.sqlExpression] in $0 !== rhs } }
+    public static func !== (lhs: Self, rhs: (any SQLExpressible)?) -> Self {
+        lhs.map { [rhs = rhs?.sqlExpression] in $0 !== rhs }
+    }
 
     /// `lhs < rhs`
     public static func < (lhs: Self, rhs: Self) -> Self { combine(lhs, rhs) { $0 < $1 } }
     /// `lhs < rhs`
-    public static func < (lhs: Self, rhs: some SQLExpressible) -> Self { lhs.map { [rhs = rhs.sqlExpression] in $0 < rhs } }
+    public static func < (lhs: Self, rhs: some SQLExpressible) -> Self {
+        lhs.map { [rhs = rhs.sqlExpression] in $0 < rhs }
+    }
     /// `lhs <= rhs`
     public static func <= (lhs: Self, rhs: Self) -> Self { combine(lhs, rhs) { $0 <= $1 } }
     /// `lhs <= rhs`
-    public static func <= (lhs: Self, rhs: some SQLExpressible) -> Self { lhs.map { [rhs = rhs.sqlExpression] in $0 <= rhs } }
+    public static func <= (lhs: Self, rhs: some SQLExpressible) -> Self {
+        lhs.map { [rhs = rhs.sqlExpression] in $0 <= rhs }
+    }
     /// `lhs > rhs`
     public static func > (lhs: Self, rhs: Self) -> Self { combine(lhs, rhs) { $0 > $1 } }
     /// `lhs > rhs`
-    public static func > (lhs: Self, rhs: some SQLExpressible) -> Self { lhs.map { [rhs = rhs.sqlExpression] in $0 > rhs } }
+    public static func > (lhs: Self, rhs: some SQLExpressible) -> Self {
+        lhs.map { [rhs = rhs.sqlExpression] in $0 > rhs }
+    }
     /// `lhs >= rhs`
     public static func >= (lhs: Self, rhs: Self) -> Self { combine(lhs, rhs) { $0 >= $1 } }
     /// `lhs >= rhs`
-    public static func >= (lhs: Self, rhs: some SQLExpressible) -> Self { lhs.map { [rhs = rhs.sqlExpression] in $0 >= rhs } }
+    public static func >= (lhs: Self, rhs: some SQLExpressible) -> Self {
+        lhs.map { [rhs = rhs.sqlExpression] in $0 >= rhs }
+    }
 
     /// `lhs + rhs`
     public static func + (lhs: Self, rhs: Self) -> Self { combine(lhs, rhs) { $0 + $1 } }
     /// `lhs + rhs`
-    public static func + (lhs: Self, rhs: some SQLExpressible) -> Self { lhs.map { [rhs = rhs.sqlExpression] in $0 + rhs } }
+    public static func + (lhs: Self, rhs: some SQLExpressible) -> Self {
+        lhs.map { [rhs = rhs.sqlExpression] in $0 + rhs }
+    }
     /// `lhs - rhs`
     public static func - (lhs: Self, rhs: Self) -> Self { combine(lhs, rhs) { $0 - $1 } }
     /// `lhs - rhs`
-    public static func - (lhs: Self, rhs: some SQLExpressible) -> Self { lhs.map { [rhs = rhs.sqlExpression] in $0 - rhs } }
+    public static func - (lhs: Self, rhs: some SQLExpressible) -> Self {
+        lhs.map { [rhs = rhs.sqlExpression] in $0 - rhs }
+    }
     /// `lhs * rhs`
     public static func * (lhs: Self, rhs: Self) -> Self { combine(lhs, rhs) { $0 * $1 } }
     /// `lhs * rhs`
-    public static func * (lhs: Self, rhs: some SQLExpressible) -> Self { lhs.map { [rhs = rhs.sqlExpression] in $0 * rhs } }
+    public static func * (lhs: Self, rhs: some SQLExpressible) -> Self {
+        lhs.map { [rhs = rhs.sqlExpression] in $0 * rhs }
+    }
     /// `lhs / rhs`
     public static func / (lhs: Self, rhs: Self) -> Self { combine(lhs, rhs) { $0 / $1 } }
     /// `lhs / rhs`
-    public static func / (lhs: Self, rhs: some SQLExpressible) -> Self { lhs.map { [rhs = rhs.sqlExpression] in $0 / rhs } }
+    public static func / (lhs: Self, rhs: some SQLExpressible) -> Self {
+        lhs.map { [rhs = rhs.sqlExpression] in $0 / rhs }
+    }
 
     /// `lhs AND rhs`
-    public static func && (lhs: some SQLExpressible, rhs: Self) -> Self { rhs.map { [lhs = lhs.sqlExpression] in lhs && $0 } }
+    public static func && (lhs: some SQLExpressible, rhs: Self) -> Self {
+        rhs.map { [lhs = lhs.sqlExpression] in lhs && $0 }
+    }
     /// `lhs OR rhs`
-    public static func || (lhs: some SQLExpressible, rhs: Self) -> Self { rhs.map { [lhs = lhs.sqlExpression] in lhs || $0 } }
+    public static func || (lhs: some SQLExpressible, rhs: Self) -> Self {
+        rhs.map { [lhs = lhs.sqlExpression] in lhs || $0 }
+    }
     /// `lhs = rhs`
-    public static func == (lhs: (any SQLExpressible)?, rhs: Self) -> Self { rhs.map { [lhs = lhs?.sqlExpression] in lhs == $0 } }
+    public static func == (lhs: (any SQLExpressible)?, rhs: Self) -> Self {
+        rhs.map { [lhs = lhs?.sqlExpression] in lhs == $0 }
+    }
     /// `lhs = rhs`
     public static func == (lhs: Self, rhs: Bool) -> Self {
         // `isEmpty == false` is `!isEmpty`, as GRDB writes it.
         lhs.map { expression in
-            if let (count, zero) = emptinessTest(expression) { return rhs ? expression : .binary(.greaterThan, count, zero) }
+            if let (count, zero) = emptinessTest(expression) {
+                return rhs ? expression : .binary(.greaterThan, count, zero)
+            }
             return expression == rhs
         }
     }
     /// `lhs <> rhs`
-    public static func != (lhs: (any SQLExpressible)?, rhs: Self) -> Self { rhs.map { [lhs = lhs?.sqlExpression] in lhs != $0 } }
+    public static func != (lhs: (any SQLExpressible)?, rhs: Self) -> Self {
+        rhs.map { [lhs = lhs?.sqlExpression] in lhs != $0 }
+    }
     /// `lhs <> rhs`
     public static func != (lhs: Self, rhs: Bool) -> Self {
         lhs.map { expression in
-            if let (count, zero) = emptinessTest(expression) { return rhs ? .binary(.greaterThan, count, zero) : expression }
+            if let (count, zero) = emptinessTest(expression) {
+                return rhs ? .binary(.greaterThan, count, zero) : expression
+            }
             return expression != rhs
         }
     }
     /// `lhs IS rhs`
     public static func === (lhs: Self, rhs: Self) -> Self { combine(lhs, rhs) { $0 === $1 } }
     /// `lhs IS rhs`
-    public static func === (lhs: (any SQLExpressible)?, rhs: Self) -> Self { rhs.map { [lhs = lhs?.sqlExpression] in lhs === $0 } }
+    public static func === (lhs: (any SQLExpressible)?, rhs: Self) -> Self {
+        rhs.map { [lhs = lhs?.sqlExpression] in lhs === $0 }
+    }
     /// `lhs IS NOT rhs`
     public static func !== (lhs: Self, rhs: Self) -> Self { combine(lhs, rhs) { $0 !== $1 } }
     /// `lhs IS NOT rhs`
-    public static func !== (lhs: (any SQLExpressible)?, rhs: Self) -> Self { rhs.map { [lhs = lhs?.sqlExpression] in lhs !== $0 } }
+    public static func !== (lhs: (any SQLExpressible)?, rhs: Self) -> Self {
+        rhs.map { [lhs = lhs?.sqlExpression] in lhs !== $0 }
+    }
     /// `lhs < rhs`
-    public static func < (lhs: some SQLExpressible, rhs: Self) -> Self { rhs.map { [lhs = lhs.sqlExpression] in lhs < $0 } }
+    public static func < (lhs: some SQLExpressible, rhs: Self) -> Self {
+        rhs.map { [lhs = lhs.sqlExpression] in lhs < $0 }
+    }
     /// `lhs <= rhs`
-    public static func <= (lhs: some SQLExpressible, rhs: Self) -> Self { rhs.map { [lhs = lhs.sqlExpression] in lhs <= $0 } }
+    public static func <= (lhs: some SQLExpressible, rhs: Self) -> Self {
+        rhs.map { [lhs = lhs.sqlExpression] in lhs <= $0 }
+    }
     /// `lhs > rhs`
-    public static func > (lhs: some SQLExpressible, rhs: Self) -> Self { rhs.map { [lhs = lhs.sqlExpression] in lhs > $0 } }
+    public static func > (lhs: some SQLExpressible, rhs: Self) -> Self {
+        rhs.map { [lhs = lhs.sqlExpression] in lhs > $0 }
+    }
     /// `lhs >= rhs`
-    public static func >= (lhs: some SQLExpressible, rhs: Self) -> Self { rhs.map { [lhs = lhs.sqlExpression] in lhs >= $0 } }
+    public static func >= (lhs: some SQLExpressible, rhs: Self) -> Self {
+        rhs.map { [lhs = lhs.sqlExpression] in lhs >= $0 }
+    }
     /// `lhs + rhs`
-    public static func + (lhs: some SQLExpressible, rhs: Self) -> Self { rhs.map { [lhs = lhs.sqlExpression] in lhs + $0 } }
+    public static func + (lhs: some SQLExpressible, rhs: Self) -> Self {
+        rhs.map { [lhs = lhs.sqlExpression] in lhs + $0 }
+    }
     /// `lhs - rhs`
-    public static func - (lhs: some SQLExpressible, rhs: Self) -> Self { rhs.map { [lhs = lhs.sqlExpression] in lhs - $0 } }
+    public static func - (lhs: some SQLExpressible, rhs: Self) -> Self {
+        rhs.map { [lhs = lhs.sqlExpression] in lhs - $0 }
+    }
     /// `lhs * rhs`
-    public static func * (lhs: some SQLExpressible, rhs: Self) -> Self { rhs.map { [lhs = lhs.sqlExpression] in lhs * $0 } }
+    public static func * (lhs: some SQLExpressible, rhs: Self) -> Self {
+        rhs.map { [lhs = lhs.sqlExpression] in lhs * $0 }
+    }
     /// `lhs / rhs`
-    public static func / (lhs: some SQLExpressible, rhs: Self) -> Self { rhs.map { [lhs = lhs.sqlExpression] in lhs / $0 } }
+    public static func / (lhs: some SQLExpressible, rhs: Self) -> Self {
+        rhs.map { [lhs = lhs.sqlExpression] in lhs / $0 }
+    }
 
     /// `IFNULL(lhs, rhs)`, which keeps the name of `lhs`:
     /// `Author.books.sum(Column("pages")) ?? 0`.

@@ -32,7 +32,9 @@ public struct JoinAssociation<Origin, Destination>: AssociationToOne {
     /// `condition`.
     init(
         to destination: SQLRelation,
-        on condition: @escaping @Sendable (_ left: TableAlias<Origin>, _ right: TableAlias<Destination>) -> any SQLExpressible)
+        on condition:
+            @escaping @Sendable (_ left: TableAlias<Origin>, _ right: TableAlias<Destination>) -> any SQLExpressible
+    )
     {
         _sqlAssociation = _SQLAssociation(
             key: .inflected(destination.source.tableName),
@@ -55,13 +57,16 @@ extension TableRecord {
     /// ```
     public static func association<Destination>(
         to cte: CommonTableExpression<Destination>,
-        on condition: @escaping @Sendable (_ left: TableAlias<Self>, _ right: TableAlias<Destination>) -> any SQLExpressible
+        on condition:
+            @escaping @Sendable (_ left: TableAlias<Self>, _ right: TableAlias<Destination>) -> any SQLExpressible
     ) -> JoinAssociation<Self, Destination> {
         JoinAssociation(to: cte.relationForAll, on: condition)
     }
 
     /// The association to all rows of a common table expression.
-    public static func association<Destination>(to cte: CommonTableExpression<Destination>) -> JoinAssociation<Self, Destination> {
+    public static func association<Destination>(to cte: CommonTableExpression<Destination>) -> JoinAssociation<
+        Self, Destination
+    > {
         JoinAssociation(to: cte.relationForAll)
     }
 }
@@ -71,13 +76,16 @@ extension Table {
     /// `condition`.
     public func association<Destination>(
         to cte: CommonTableExpression<Destination>,
-        on condition: @escaping @Sendable (_ left: TableAlias<RowDecoder>, _ right: TableAlias<Destination>) -> any SQLExpressible
+        on condition:
+            @escaping @Sendable (_ left: TableAlias<RowDecoder>, _ right: TableAlias<Destination>) -> any SQLExpressible
     ) -> JoinAssociation<RowDecoder, Destination> {
         JoinAssociation(to: cte.relationForAll, on: condition)
     }
 
     /// The association to all rows of a common table expression.
-    public func association<Destination>(to cte: CommonTableExpression<Destination>) -> JoinAssociation<RowDecoder, Destination> {
+    public func association<Destination>(to cte: CommonTableExpression<Destination>) -> JoinAssociation<
+        RowDecoder, Destination
+    > {
         JoinAssociation(to: cte.relationForAll)
     }
 }

@@ -62,7 +62,9 @@ extension Row {
     ///
     /// - throws: A ``RowDecodingError`` if there is no such scope, or if it
     ///   only contains NULL, or the error of the record.
-    public func decode<Record: FetchableRecord>(_ type: Record.Type = Record.self, forKey scope: String) throws -> Record {
+    public func decode<Record: FetchableRecord>(_ type: Record.Type = Record.self, forKey scope: String) throws
+        -> Record
+    {
         guard let scopedRow = scopesTree[scope] else {
             throw RowDecodingError.scopeNotFound(scope, type: Record.self, row: self)
         }

@@ -7,7 +7,8 @@ import GRDBLite
         year: Int? = nil, month: Int? = nil, day: Int? = nil,
         hour: Int? = nil, minute: Int? = nil, second: Int? = nil, nanosecond: Int? = nil) -> DateComponents
     {
-        DateComponents(year: year, month: month, day: day, hour: hour, minute: minute, second: second, nanosecond: nanosecond)
+        DateComponents(
+            year: year, month: month, day: day, hour: hour, minute: minute, second: second, nanosecond: nanosecond)
     }
 
     static let full = components(year: 1973, month: 9, day: 18, hour: 7, minute: 5, second: 3, nanosecond: 123_456_789)
@@ -33,7 +34,8 @@ import GRDBLite
     @Test func missingComponentsAreWrittenAsZeroOrOne() {
         let value = DatabaseDateComponents(DateComponents(), format: .YMD_HMSS)
         #expect(value.databaseValue == "0000-01-01 00:00:00.000".databaseValue)
-        let rounded = DatabaseDateComponents(Self.components(hour: 1, minute: 2, second: 3, nanosecond: 999_600_000), format: .HMSS)
+        let rounded = DatabaseDateComponents(
+            Self.components(hour: 1, minute: 2, second: 3, nanosecond: 999_600_000), format: .HMSS)
         #expect(rounded.databaseValue == "01:02:03.999".databaseValue)
     }
 
@@ -42,14 +44,25 @@ import GRDBLite
         ("1973-09-18 07:05", .YMD_HM, components(year: 1973, month: 9, day: 18, hour: 7, minute: 5)),
         ("1973-09-18T07:05", .YMD_HM, components(year: 1973, month: 9, day: 18, hour: 7, minute: 5)),
         ("1973-09-18 07:05:03", .YMD_HMS, components(year: 1973, month: 9, day: 18, hour: 7, minute: 5, second: 3)),
-        ("1973-09-18 07:05:03.123", .YMD_HMSS, components(year: 1973, month: 9, day: 18, hour: 7, minute: 5, second: 3, nanosecond: 123_000_000)),
-        ("1973-09-18 07:05:03.1", .YMD_HMSS, components(year: 1973, month: 9, day: 18, hour: 7, minute: 5, second: 3, nanosecond: 100_000_000)),
-        ("1973-09-18 07:05:03.999123", .YMD_HMSS, components(year: 1973, month: 9, day: 18, hour: 7, minute: 5, second: 3, nanosecond: 999_000_000)),
+        (
+            "1973-09-18 07:05:03.123", .YMD_HMSS,
+            components(year: 1973, month: 9, day: 18, hour: 7, minute: 5, second: 3, nanosecond: 123_000_000)
+        ),
+        (
+            "1973-09-18 07:05:03.1", .YMD_HMSS,
+            components(year: 1973, month: 9, day: 18, hour: 7, minute: 5, second: 3, nanosecond: 100_000_000)
+        ),
+        (
+            "1973-09-18 07:05:03.999123", .YMD_HMSS,
+            components(year: 1973, month: 9, day: 18, hour: 7, minute: 5, second: 3, nanosecond: 999_000_000)
+        ),
         ("07:05", .HM, components(hour: 7, minute: 5)),
         ("07:05:03", .HMS, components(hour: 7, minute: 5, second: 3)),
         ("07:05:03.120", .HMSS, components(hour: 7, minute: 5, second: 3, nanosecond: 120_000_000)),
     ])
-    func componentsAreReadWithTheirFormat(text: String, format: DatabaseDateComponents.Format, expected: DateComponents) throws {
+    func componentsAreReadWithTheirFormat(text: String, format: DatabaseDateComponents.Format, expected: DateComponents)
+        throws
+    {
         let dbQueue = try DatabaseQueue()
         try dbQueue.read { db throws in
             let value = try #require(try DatabaseDateComponents.fetchOne(db, sql: "SELECT ?", arguments: [text]))

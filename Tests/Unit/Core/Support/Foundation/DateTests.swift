@@ -25,7 +25,8 @@ import GRDBLite
         try dbQueue.read { db throws in
             #expect(try String.fetchOne(db, sql: "SELECT ?", arguments: [date]) == text)
             // SQLite understands the format.
-            let sqliteSeconds = try #require(try Double.fetchOne(db, sql: "SELECT (julianday(?) - 2440587.5) * 86400.0", arguments: [date]))
+            let sqliteSeconds = try #require(
+                try Double.fetchOne(db, sql: "SELECT (julianday(?) - 2440587.5) * 86400.0", arguments: [date]))
             #expect(abs(sqliteSeconds - (interval * 1000).rounded() / 1000) < 0.001)
         }
     }
@@ -58,13 +59,16 @@ import GRDBLite
         let dbQueue = try DatabaseQueue()
         try dbQueue.read { db throws in
             for (text, hour) in [
-                ("2015-07-22 01:02:03.00456", 1), ("2015-07-22T01:02:03.00456", 1), ("2015-07-22 01:02:03.00456+01:15", 23),
+                ("2015-07-22 01:02:03.00456", 1), ("2015-07-22T01:02:03.00456", 1),
+                ("2015-07-22 01:02:03.00456+01:15", 23)
             ] {
                 let date = try #require(try Date.fetchOne(db, sql: "SELECT ?", arguments: [text]))
                 #expect(calendar.component(.hour, from: date) == hour)
                 #expect(calendar.component(.second, from: date) == 3)
                 #expect(abs(calendar.component(.nanosecond, from: date) - 4_000_000) < 10, "\(text)")
-                #expect(date.timeIntervalSinceReferenceDate == Double(459_219_723_004 - (hour == 23 ? 4_500_000 : 0)) / 1000)
+                #expect(
+                    date.timeIntervalSinceReferenceDate == Double(459_219_723_004 - (hour == 23 ? 4_500_000 : 0)) / 1000
+                )
                 #expect(Date.fromDatabaseValue(text.databaseValue) == date)
                 #expect(NSDate.fromDatabaseValue(text.databaseValue).map { $0 as Date } == date)
             }
@@ -119,7 +123,8 @@ import GRDBLite
             #expect(row["d"] as Date == date)
             // SQLite agrees (to the millisecond, which it rounds where
             // GRDB truncates)
-            let sqliteSeconds = try #require(try Double.fetchOne(db, sql: "SELECT (julianday(?) - 2440587.5) * 86400.0", arguments: [text]))
+            let sqliteSeconds = try #require(
+                try Double.fetchOne(db, sql: "SELECT (julianday(?) - 2440587.5) * 86400.0", arguments: [text]))
             #expect(abs(sqliteSeconds - interval) < 0.0011)
         }
     }
@@ -152,7 +157,9 @@ import GRDBLite
             let error = #expect(throws: RowDecodingError.self) {
                 try Date.fetchAll(db, sql: "SELECT ? AS date", arguments: [text])
             }
-            #expect(error?.description.hasPrefix("could not decode Date from database value \(String(reflecting: text)) - column: \"date\"") == true)
+            #expect(
+                error?.description.hasPrefix(
+                    "could not decode Date from database value \(String(reflecting: text)) - column: \"date\"") == true)
             #expect(throws: RowDecodingError.self) { try Date.fetchOne(db, sql: "SELECT ?", arguments: [text]) }
             let row = try #require(try Row.fetchOne(db, sql: "SELECT ? AS date", arguments: [text]))
             #expect(throws: RowDecodingError.self) { try row.decode(Date.self, forColumn: "date") }

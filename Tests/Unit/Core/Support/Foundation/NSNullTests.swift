@@ -11,7 +11,8 @@ import GRDBLite
         }
     }
 
-    @Test(arguments: [DatabaseValue.null, 1.databaseValue, 1.5.databaseValue, "foo".databaseValue, Data().databaseValue])
+    @Test(arguments: [DatabaseValue.null, 1.databaseValue, 1.5.databaseValue, "foo".databaseValue, Data().databaseValue]
+    )
     func nothingReadsAsNSNull(dbValue: DatabaseValue) {
         #expect(NSNull.fromDatabaseValue(dbValue) == nil)
     }

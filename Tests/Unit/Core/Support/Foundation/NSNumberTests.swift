@@ -39,7 +39,9 @@ import GRDBLite
         #expect(number.int64Value == 42)
         #expect(!(number is NSDecimalNumber))
         #expect(NSNumber.fromDatabaseValue(1.5.databaseValue)?.doubleValue == 1.5)
-        #expect(NSDecimalNumber.fromDatabaseValue(Int64.min.databaseValue) == NSDecimalNumber(string: "-9223372036854775808"))
+        #expect(
+            NSDecimalNumber.fromDatabaseValue(Int64.min.databaseValue)
+                == NSDecimalNumber(string: "-9223372036854775808"))
         #expect(NSDecimalNumber.fromDatabaseValue(0.25.databaseValue) == NSDecimalNumber(string: "0.25"))
         let dbQueue = try DatabaseQueue()
         try dbQueue.read { db throws in
@@ -47,7 +49,9 @@ import GRDBLite
             for number in roundTrips {
                 #expect(try NSNumber.fetchOne(db, sql: "SELECT ?", arguments: [number]) == number)
             }
-            #expect(try NSDecimalNumber.fetchOne(db, sql: "SELECT 9223372036854775807") == NSDecimalNumber(string: "9223372036854775807"))
+            #expect(
+                try NSDecimalNumber.fetchOne(db, sql: "SELECT 9223372036854775807")
+                    == NSDecimalNumber(string: "9223372036854775807"))
         }
     }
 

@@ -32,7 +32,9 @@ import GRDBLite
         #expect(URL.fromDatabaseValue(Data("bar".utf8).databaseValue)?.absoluteString == "bar")
         let dbQueue = try DatabaseQueue()
         try dbQueue.read { db throws in
-            #expect(try URL.fetchOne(db, sql: "SELECT CAST('https://example.com' AS BLOB)") == URL(string: "https://example.com"))
+            #expect(
+                try URL.fetchOne(db, sql: "SELECT CAST('https://example.com' AS BLOB)")
+                    == URL(string: "https://example.com"))
         }
     }
 

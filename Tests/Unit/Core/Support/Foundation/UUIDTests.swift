@@ -9,7 +9,9 @@ import GRDBLite
         let dbQueue = try DatabaseQueue()
         try dbQueue.read { db throws in
             #expect(try String.fetchOne(db, sql: "SELECT typeof(?)", arguments: [Self.uuid]) == "blob")
-            #expect(try String.fetchOne(db, sql: "SELECT hex(?)", arguments: [Self.uuid]) == "E621E1F8C36C495A93FC0C247A3E6E5F")
+            #expect(
+                try String.fetchOne(db, sql: "SELECT hex(?)", arguments: [Self.uuid])
+                    == "E621E1F8C36C495A93FC0C247A3E6E5F")
             #expect(try UUID.fetchOne(db, sql: "SELECT ?", arguments: [Self.uuid]) == Self.uuid)
             #expect(UUID.fromDatabaseValue(Self.uuid.databaseValue) == Self.uuid)
             let row = try #require(try Row.fetchOne(db, sql: "SELECT ? AS id", arguments: [Self.uuid]))
