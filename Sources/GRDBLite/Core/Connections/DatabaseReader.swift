@@ -135,11 +135,6 @@ extension DatabaseSnapshotReader {
         try read(value)
     }
 
-    /// The same as `read`: a snapshot never changes.
-    public func unsafeRead<T: Sendable>(_ value: @Sendable (Database) throws -> T) async throws -> T {
-        try await read(value)
-    }
-
     /// The same as `asyncRead`: a snapshot never changes.
     public func asyncUnsafeRead(_ value: @escaping @Sendable (Result<Database, any Error>) -> Void) {
         asyncRead(value)

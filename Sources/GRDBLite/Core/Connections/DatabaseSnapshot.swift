@@ -103,6 +103,14 @@ public final class DatabaseSnapshot: DatabaseSnapshotReader {
         return try connection.syncEvenIfClosed(context, owner: self, value)
     }
 
+    /// The same as `read`: a snapshot never changes. (Not a default of
+    /// `DatabaseSnapshotReader`: there, Swift picks the synchronous
+    /// overload as the witness of this requirement, which then blocks and
+    /// ignores task cancellation.)
+    public func unsafeRead<T: Sendable>(_ value: @Sendable (Database) throws -> T) async throws -> T {
+        try await read(value)
+    }
+
     /// Runs `value` as `read` does; from inside an access of this
     /// snapshot, runs it right away with its connection.
     public func unsafeReentrantRead<T>(_ value: (Database) throws -> T) throws -> T {

@@ -138,6 +138,14 @@ public final class DatabaseSnapshotPool: DatabaseSnapshotReader {
         }
     }
 
+    /// The same as `read`: a snapshot never changes. (Not a default of
+    /// `DatabaseSnapshotReader`: there, Swift picks the synchronous
+    /// overload as the witness of this requirement, which then blocks and
+    /// ignores task cancellation.)
+    public func unsafeRead<T: Sendable>(_ value: @Sendable (Database) throws -> T) async throws -> T {
+        try await read(value)
+    }
+
     /// Runs `value` as `read` does; from inside a read of this snapshot
     /// pool, runs it right away with the reader of that read.
     public func unsafeReentrantRead<T>(_ value: (Database) throws -> T) throws -> T {

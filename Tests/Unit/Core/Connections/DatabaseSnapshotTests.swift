@@ -150,6 +150,26 @@ import TestSupport
         #expect(try await unsafeCounts(dbPool) == [1, 1, 1])
     }
 
+    /// An async unsafe read of a snapshot, through `some DatabaseReader`,
+    /// is an async access: a cancelled task doesn't run its closure (GRDB's
+    /// DatabaseReaderTests).
+    @Test func cancelledUnsafeReadThroughTheProtocolDoesNotRun() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let dbPool = try DatabasePool(path: directory.path())
+        let snapshot = try dbPool.makeSnapshot()
+        func unsafeRead(_ reader: some DatabaseReader, ran: LockedValue<Bool>) async throws {
+            try await reader.unsafeRead { _ in ran.update { $0 = true } }
+        }
+        let ran = LockedValue(false)
+        let task = Task {
+            withUnsafeCurrentTask { $0!.cancel() }
+            try await unsafeRead(snapshot, ran: ran)
+        }
+        await #expect(throws: CancellationError.self) { try await task.value }
+        #expect(!ran.value)
+    }
+
     @Test func aSnapshotHasThePoolsFunctionsAndCollations() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
