@@ -1,6 +1,7 @@
 import Foundation
 
-/// A value shared between threads, behind a lock: GRDBLite's one lock type.
+/// A value shared between threads, behind a lock: GRDBLite's lock type,
+/// but for `TableAliasBase`, whose lock must not allocate (see there).
 /// (NSLock, a pthread mutex, rather than `Synchronization.Mutex`: on Linux,
 /// a contended `Mutex` waits in the toolchain's uninstrumented futex code,
 /// so Thread Sanitizer misses its synchronization and reports races that
