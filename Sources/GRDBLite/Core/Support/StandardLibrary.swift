@@ -242,10 +242,11 @@ extension String: DatabaseValueConvertible, StatementColumnConvertible {
     /// is `"0"`, `1e20` is `"1.0e+20"`), as GRDB reads them.
     @inlinable
     public init?(sqliteStatement: SQLiteStatement, index: CInt) {
-        guard sqlite3_column_type(sqliteStatement, index) != SQLITE_NULL else { return nil }
-        let bytes = UnsafeBufferPointer(
-            start: sqlite3_column_text(sqliteStatement, index),
-            count: Int(sqlite3_column_bytes(sqliteStatement, index)))
+        // The text first, with no look at the storage class: SQLite gives
+        // NULL for NULL only (or when out of memory), and "" for an empty
+        // text or blob.
+        guard let text = sqlite3_column_text(sqliteStatement, index) else { return nil }
+        let bytes = UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(sqliteStatement, index)))
         guard let string = String.validatingUTF8Bytes(bytes) else { return nil }
         self = string
     }
