@@ -334,7 +334,12 @@ public final class Row {
     @inline(__always)
     public subscript<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ index: Int) -> Value {
         checkIndex(index)
-        do { return try fastDecode(Value.self, atUncheckedIndex: index) } catch { conversionFailure(error) }
+        if let sqliteStatement,
+            let value = Value.fromStatement(sqliteStatement, atUncheckedIndex: CInt(truncatingIfNeeded: offset &+ index))
+        {
+            return value
+        }
+        return decodeOrTrap(Value.self, atUncheckedIndex: index)
     }
 
     /// The value of the leftmost column named `name`, or nil for NULL or a
@@ -364,6 +369,23 @@ public final class Row {
             }
             return value
         }
+        if let sqliteStatement,
+            let value = Value.fromStatement(sqliteStatement, atUncheckedIndex: CInt(truncatingIfNeeded: offset &+ index))
+        {
+            return value
+        }
+        return decodeOrTrap(Value.self, atUncheckedIndex: index)
+    }
+
+    /// The slow path of the subscripts: a copied or adapted row, or a value
+    /// that does not convert (a trap). Out of line, so that the records'
+    /// `init(row:)` that inline the subscripts stay small (half the code).
+    @inlinable
+    @inline(never)
+    func decodeOrTrap<Value: DatabaseValueConvertible & StatementColumnConvertible>(
+        _ type: Value.Type,
+        atUncheckedIndex index: Int) -> Value
+    {
         do { return try fastDecode(Value.self, atUncheckedIndex: index) } catch { conversionFailure(error) }
     }
 
