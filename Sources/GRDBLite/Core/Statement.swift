@@ -238,33 +238,44 @@ public final class Statement {
     /// parameter must get exactly one value: a missing, repeated or
     /// unknown name throws a ``DatabaseError`` (`SQLITE_MISUSE`) that
     /// names it, and the statement does not run.
+    ///
+    /// Calls with 1 to 16 values pick the fixed-arity overloads of
+    /// `Statement+NamedValues.swift`, which are faster; this variadic form
+    /// serves the other counts.
     @inlinable
     public func execute<each Value: DatabaseValueConvertible>(named values: repeat (String, each Value)) throws {
+        try executeNamed(
+            { binding in
+                // Destructured: cheaper than projecting a tuple of the pack.
+                for (name, value) in repeat each values {
+                    try binding.bind(name, value)
+                }
+            },
+            arguments: { namedDatabaseValues(repeat each values) })
+    }
+
+    /// Runs the statement once `bindValues` has bound each named value,
+    /// checking that every parameter got exactly one.
+    /// `arguments` builds the values again, for the general path and for
+    /// error messages.
+    @inlinable
+    @inline(__always)
+    func executeNamed(
+        _ bindValues: (inout NamedValueBinding) throws -> Void,
+        arguments: () -> [(String, (any DatabaseValueConvertible)?)]) throws
+    {
         guard let allParameters = namedParametersMask else {
-            return try execute(namedValues: namedDatabaseValues(repeat each values))
+            return try execute(namedValues: arguments())
         }
         sqlite3_reset(sqliteStatement)
-        var count = 0
-        // Bit i is set once parameter i + 1 has its value.
-        var bound: UInt64 = 0
-        var code = SQLITE_OK
+        var binding = NamedValueBinding(statement: self)
         do {
-            // Destructured: cheaper than projecting a tuple of the pack.
-            for (name, value) in repeat each values {
-                let offset = try parameterOffset(named: name, hint: count)
-                let bit: UInt64 = 1 &<< UInt64(truncatingIfNeeded: offset)
-                if bound & bit != 0 { try rejectNamedValues(duplicate: name) }
-                bound |= bit
-                if code == SQLITE_OK {
-                    code = value.bind(to: sqliteStatement, at: CInt(truncatingIfNeeded: offset &+ 1))
-                }
-                count += 1
-            }
-            if bound != allParameters { try rejectNamedValues(bound: bound) }
-            try executeBoundValues(bindingResult: code)
+            try bindValues(&binding)
+            if binding.bound != allParameters { try rejectNamedValues(bound: binding.bound) }
+            try executeBoundValues(bindingResult: binding.code)
         } catch let error as DatabaseError {
             // Arguments are only built for the error message.
-            throw error.with(arguments: StatementArguments(namedDatabaseValues(repeat each values)))
+            throw error.with(arguments: StatementArguments(arguments()))
         }
     }
 

@@ -7,10 +7,18 @@ import CSQLite
 /// per record.
 @usableFromInline
 final class RecordStorage: SchemaDependentCache {
-    /// The table of a record type.
-    struct Table {
+    /// The table of a record type. A class: each insert reads it, and a
+    /// reference costs one retain where the primary key's enum of column
+    /// infos cost an outlined copy of several (about 150 instructions).
+    final class Table {
         let name: String
-        let primaryKey: PrimaryKeyInfo
+        /// The column that holds the rowid, if any.
+        let rowIDColumn: String?
+
+        init(name: String, primaryKey: PrimaryKeyInfo) {
+            self.name = name
+            self.rowIDColumn = primaryKey.rowIDColumn
+        }
     }
 
     /// A prepared INSERT for a record type, a conflict resolution and a
@@ -100,7 +108,7 @@ final class RecordStorage: SchemaDependentCache {
         }
         return InsertionSuccess(
             rowID: db.lastInsertedRowID,
-            rowIDColumn: table.primaryKey.rowIDColumn,
+            rowIDColumn: table.rowIDColumn,
             container: container)
     }
 

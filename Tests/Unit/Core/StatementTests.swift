@@ -205,6 +205,62 @@ import GRDBLite
         }
     }
 
+    /// Up to 16 values, `execute(named:)` calls fixed-arity overloads;
+    /// beyond, its variadic form: both bind and check names alike.
+    @Test func executeNamedValuesOfEveryCount() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.writeWithoutTransaction { db throws in
+            try db.execute(sql: "CREATE TABLE t (" + (0..<17).map { "c\($0)" }.joined(separator: ", ") + ")")
+            func insert(_ count: Int) throws -> Statement {
+                try db.makeStatement(sql: "INSERT INTO t (" + (0..<count).map { "c\($0)" }.joined(separator: ", ")
+                    + ") VALUES (" + (0..<count).map { ":p\($0)" }.joined(separator: ", ") + ")")
+            }
+            let sixteen = try insert(16)
+            let seventeen = try insert(17)
+            // Out of order, mixed types.
+            try sixteen.execute(
+                named: ("p15", 15), ("p0", "a"), ("p1", 1.5), ("p2", Optional<Int>.none), ("p3", 3), ("p4", 4),
+                ("p5", 5), ("p6", 6), ("p7", 7), ("p8", 8), ("p9", 9), ("p10", 10), ("p11", 11), ("p12", 12),
+                ("p13", 13), ("p14", 14))
+            try seventeen.execute(
+                named: ("p0", "b"), ("p1", 1), ("p2", 2), ("p3", 3), ("p4", 4), ("p5", 5), ("p6", 6), ("p7", 7),
+                ("p8", 8), ("p9", 9), ("p10", 10), ("p11", 11), ("p12", 12), ("p13", 13), ("p14", 14), ("p15", 15),
+                ("p16", 16))
+            #expect(try Row.fetchAll(db, sql: "SELECT c0, c1, c2, c15, c16 FROM t ORDER BY rowid") == [
+                ["c0": "a", "c1": 1.5, "c2": nil, "c15": 15, "c16": nil],
+                ["c0": "b", "c1": 1, "c2": 2, "c15": 15, "c16": 16],
+            ])
+
+            let duplicate = #expect(throws: DatabaseError.self) {
+                try sixteen.execute(
+                    named: ("p0", 0), ("p1", 1), ("p2", 2), ("p3", 3), ("p4", 4), ("p5", 5), ("p6", 6), ("p7", 7),
+                    ("p8", 8), ("p9", 9), ("p10", 10), ("p11", 11), ("p12", 12), ("p13", 13), ("p14", 14), ("p0", 15))
+            }
+            #expect(duplicate?.resultCode == .SQLITE_MISUSE)
+            #expect(duplicate?.message == "duplicate statement argument: p0")
+            let unknown = #expect(throws: DatabaseError.self) {
+                try sixteen.execute(
+                    named: ("p0", 0), ("p1", 1), ("p2", 2), ("p3", 3), ("p4", 4), ("p5", 5), ("p6", 6), ("p7", 7),
+                    ("p8", 8), ("p9", 9), ("p10", 10), ("p11", 11), ("p12", 12), ("p13", 13), ("p14", 14), ("x", 15))
+            }
+            #expect(unknown?.message == "no parameter named \"x\" in statement")
+            let missing = #expect(throws: DatabaseError.self) {
+                try seventeen.execute(
+                    named: ("p0", 0), ("p1", 1), ("p2", 2), ("p3", 3), ("p4", 4), ("p5", 5), ("p6", 6), ("p7", 7),
+                    ("p8", 8), ("p9", 9), ("p10", 10), ("p11", 11), ("p12", 12), ("p13", 13), ("p14", 14), ("p15", 15))
+            }
+            #expect(missing?.message == "missing statement argument: p16")
+            let extra = #expect(throws: DatabaseError.self) {
+                try sixteen.execute(
+                    named: ("p0", 0), ("p1", 1), ("p2", 2), ("p3", 3), ("p4", 4), ("p5", 5), ("p6", 6), ("p7", 7),
+                    ("p8", 8), ("p9", 9), ("p10", 10), ("p11", 11), ("p12", 12), ("p13", 13), ("p14", 14), ("p15", 15),
+                    ("p16", 16))
+            }
+            #expect(extra?.message == "no parameter named \"p16\" in statement")
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") == 2)
+        }
+    }
+
     @Test func emptyAndMultipleStatementsAreErrors() throws {
         try withPlayers { db throws in
             for sql in ["", "  ", ";", "-- comment", "/* comment */ ;"] {
