@@ -74,8 +74,19 @@ extension Database {
         try checkNotClosed(sql: String(cString: start).trimmedSQLStatement)
         var sqliteStatement: SQLiteStatement?
         let flags = UInt32(persistent ? SQLITE_PREPARE_PERSISTENT : 0)
+        var selectedColumns: [StatementAuthorizer.SelectedColumn]?
         let (code, info) = authorizer.describing {
-            sqlite3_prepare_v3(sqliteConnection, start, -1, flags, &sqliteStatement, &tail)
+            // Inside a selection recording (the fetch of a ValueObservation),
+            // this compilation reports the columns the statement reads, so
+            // that `Statement.selectedColumns` needn't compile it again.
+            if _slowPath(selectionRecorder != nil && !authorizer.isRecordingSelection) {
+                var code = SQLITE_OK
+                selectedColumns = authorizer.selectedColumns {
+                    code = sqlite3_prepare_v3(sqliteConnection, start, -1, flags, &sqliteStatement, &tail)
+                }
+                return code
+            }
+            return sqlite3_prepare_v3(sqliteConnection, start, -1, flags, &sqliteStatement, &tail)
         }
         guard code == SQLITE_OK else {
             try checkCancellation(afterFailure: code)
@@ -84,7 +95,11 @@ extension Database {
                 message: lastErrorMessage,
                 sql: String(cString: start).trimmedSQLStatement)
         }
-        return sqliteStatement.map { Statement(database: self, sqliteStatement: $0, info: info) }
+        return sqliteStatement.map {
+            let statement = Statement(database: self, sqliteStatement: $0, info: info)
+            if let selectedColumns { statement.selectedColumns = selectedColumns }
+            return statement
+        }
     }
 
     /// Whether statements remain after the end of a compiled one.
@@ -158,6 +173,20 @@ extension Database {
         if !arguments.values.isEmpty {
             throw unusedArgumentsError()
         }
+    }
+
+    /// Runs one of the statements that GRDBLite runs on its own in every
+    /// access (`BEGIN`, `COMMIT`, `PRAGMA query_only`), compiled once per
+    /// connection, as GRDB's internal statement cache does. Not for user
+    /// SQL. (SQLite compiles a flag pragma again each time it runs, since
+    /// the pragma expires all statements: it still takes effect.)
+    func executeInternalStatement(sql: String) throws {
+        if let statement = internalStatementCache[sql] {
+            return try executeToCompletion(statement)
+        }
+        let statement = try makeStatement(sql: sql, persistent: true)
+        internalStatementCache[sql] = statement
+        try executeToCompletion(statement)
     }
 
     // MARK: - Running statements

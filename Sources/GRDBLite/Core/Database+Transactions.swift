@@ -178,12 +178,16 @@ extension Database {
     ///   ``Configuration/defaultTransactionKind`` otherwise.
     public func beginTransaction(_ kind: TransactionKind? = nil) throws {
         let kind = kind ?? (isReadOnly ? .deferred : configuration.defaultTransactionKind)
-        try execute(sql: "BEGIN \(kind.rawValue) TRANSACTION")
+        switch kind {
+        case .deferred: try executeInternalStatement(sql: "BEGIN DEFERRED TRANSACTION")
+        case .immediate: try executeInternalStatement(sql: "BEGIN IMMEDIATE TRANSACTION")
+        case .exclusive: try executeInternalStatement(sql: "BEGIN EXCLUSIVE TRANSACTION")
+        }
     }
 
     /// Commits the current transaction.
     public func commit() throws {
-        try execute(sql: "COMMIT TRANSACTION")
+        try executeInternalStatement(sql: "COMMIT TRANSACTION")
     }
 
     /// Rolls back the current transaction, if any. SQLite may already have
@@ -269,7 +273,7 @@ extension Database {
             // may have switched query_only on.
             needsQueryOnlyReset = false
             do {
-                try execute(sql: "PRAGMA query_only = 1")
+                try executeInternalStatement(sql: "PRAGMA query_only = 1")
             } catch {
                 needsQueryOnlyReset = true
                 throw error
@@ -280,7 +284,7 @@ extension Database {
             readOnlyDepth -= 1
             if readOnlyDepth == 0 {
                 do {
-                    try retryingInterruption { try execute(sql: "PRAGMA query_only = 0") }
+                    try retryingInterruption { try executeInternalStatement(sql: "PRAGMA query_only = 0") }
                 } catch {
                     // Out of memory: the next statement retries, so that
                     // the connection does not stay read-only.

@@ -63,6 +63,8 @@ public final class Database {
 
     /// Prepared statements, by SQL.
     var statementCache: [String: Statement] = [:]
+    /// The statements GRDBLite runs on its own (`executeInternalStatement`).
+    var internalStatementCache: [String: Statement] = [:]
     /// The caches of the layers above Core (introspection, the record
     /// layer's statements), dropped when the schema changes.
     /// Unchecked exclusivity: read for every inserted record, by the one
@@ -187,6 +189,7 @@ public final class Database {
         if isClosed { return }
         // Cached statements would prevent closing.
         statementCache.removeAll()
+        internalStatementCache.removeAll()
         dropSchemaDependentCaches()
         if sqlite3_next_stmt(sqliteConnection, nil) != nil {
             let code = ResultCode.SQLITE_BUSY
@@ -210,6 +213,7 @@ public final class Database {
     func closeEventually() {
         if isClosed { return }
         statementCache.removeAll()
+        internalStatementCache.removeAll()
         dropSchemaDependentCaches()
         // Before SQLite rolls back an open transaction, which observers
         // must not hear of.
@@ -235,9 +239,9 @@ public final class Database {
     /// Throws `SQLITE_MISUSE` ("Connection is closed") after ``close()``:
     /// the handle must not be touched then.
     @inline(__always)
-    func checkNotClosed(sql: String? = nil) throws {
+    func checkNotClosed(sql: @autoclosure () -> String? = nil) throws {
         if _slowPath(isClosed) {
-            throw DatabaseError.connectionIsClosed(sql: sql)
+            throw DatabaseError.connectionIsClosed(sql: sql())
         }
     }
 
@@ -312,6 +316,7 @@ public final class Database {
     /// page cache.
     public func releaseMemory() {
         statementCache.removeAll()
+        internalStatementCache.removeAll()
         if isClosed { return }
         sqlite3_db_release_memory(sqliteConnection)
     }

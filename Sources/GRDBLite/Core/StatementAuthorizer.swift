@@ -81,6 +81,9 @@ final class StatementAuthorizer {
         var column: String
     }
 
+    /// Whether ``selectedColumns(_:)`` is running.
+    var isRecordingSelection: Bool { selectedColumns != nil }
+
     /// Runs `body`, which compiles statements, and returns the columns
     /// they read (the observation layer makes regions of them).
     func selectedColumns(_ body: () throws -> Void) rethrows -> [SelectedColumn] {

@@ -155,6 +155,7 @@ final class DatabaseObservationBroker: StatementExecutionObserver {
         }
         let eventKinds = writes.map(DatabaseEventKind.init)
         var statementObservations: [StatementObservation] = []
+        statementObservations.reserveCapacity(observations.count)
         for observation in observations {
             guard let observer = observation.enabledObserver else { continue }
             if eventKinds.count == 1 {

@@ -57,6 +57,8 @@ public struct DatabaseRegion: Sendable {
     /// when it returns nil. The full database stays the full database.
     func mapTables(_ transform: (String) throws -> String?) rethrows -> DatabaseRegion {
         guard let tableRegions else { return self }
+        // Usually every table keeps its name: no new dictionary then.
+        if try tableRegions.keys.allSatisfy({ try transform($0.rawValue) == $0.rawValue }) { return self }
         var result: [CaseInsensitiveIdentifier: TableRegion] = [:]
         for (table, tableRegion) in tableRegions {
             guard let name = try transform(table.rawValue) else { continue }
@@ -80,6 +82,8 @@ public struct DatabaseRegion: Sendable {
     /// The union of this region and another.
     public func union(_ other: DatabaseRegion) -> DatabaseRegion {
         guard let tableRegions, let otherTableRegions = other.tableRegions else { return .fullDatabase }
+        if tableRegions.isEmpty { return other }
+        if otherTableRegions.isEmpty { return self }
         return DatabaseRegion(tableRegions: tableRegions.merging(otherTableRegions) { $0.union($1) })
     }
 
@@ -103,7 +107,19 @@ public struct DatabaseRegion: Sendable {
 
     /// Whether changes of this kind can modify the region.
     public func isModified(byEventsOfKind eventKind: DatabaseEventKind) -> Bool {
-        !intersection(eventKind.modifiedRegion).isEmpty
+        // `!intersection(eventKind.modifiedRegion).isEmpty`, without
+        // building regions: observers ask it for each statement.
+        guard let tableRegions else { return true }
+        guard let tableRegion = tableRegions[CaseInsensitiveIdentifier(eventKind.tableName)],
+              tableRegion.rowIDs?.isEmpty != true
+        else { return false }
+        switch eventKind {
+        case .insert, .delete:
+            return tableRegion.columns?.isEmpty != true
+        case .update(_, let columnNames):
+            guard let columns = tableRegion.columns else { return !columnNames.isEmpty }
+            return columnNames.contains { columns.contains(CaseInsensitiveIdentifier($0)) }
+        }
     }
 
     /// Whether this change modifies the region, for an event whose kind
@@ -143,6 +159,26 @@ public struct DatabaseRegion: Sendable {
                 DatabaseEventKind.update(tableName: table.name, columnNames: table.columns),
             ]
         }
+    }
+}
+
+extension DatabaseRegion {
+    /// The tables and columns that the authorizer reports. A table
+    /// reported under two spellings (`foo` and `FOO`) keeps the first, as
+    /// in GRDB: a dictionary keeps the key it was first given.
+    init(selectedColumns: [StatementAuthorizer.SelectedColumn]) {
+        var tableRegions: [CaseInsensitiveIdentifier: TableRegion] = [:]
+        for selected in selectedColumns {
+            let table = CaseInsensitiveIdentifier(selected.table)
+            if selected.column.isEmpty {
+                // The whole table (`COUNT(*)`).
+                tableRegions[table] = TableRegion(columns: nil, rowIDs: nil)
+            } else {
+                tableRegions[table, default: TableRegion(columns: [], rowIDs: nil)]
+                    .columns?.insert(CaseInsensitiveIdentifier(selected.column))
+            }
+        }
+        self.init(tableRegions: tableRegions)
     }
 }
 

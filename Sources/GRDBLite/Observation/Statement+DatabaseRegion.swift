@@ -28,33 +28,6 @@ protocol StatementRegionRefinement: StatementSelectionRefinement {
     func refinedRegion(_ db: Database, authorizerRegion: DatabaseRegion) throws -> DatabaseRegion
 }
 
-extension DatabaseRegion {
-    /// The tables and columns that the authorizer reports. A table
-    /// reported under two spellings (`foo` and `FOO`) keeps the first, as
-    /// in GRDB: tables are added in the authorizer's order.
-    init(selectedColumns: [StatementAuthorizer.SelectedColumn]) {
-        var columnsByTable: [String: Set<String>?] = [:]
-        var tables: [String] = []
-        for selected in selectedColumns {
-            if columnsByTable[selected.table] == nil { tables.append(selected.table) }
-            if selected.column.isEmpty {
-                // The whole table (`COUNT(*)`).
-                columnsByTable[selected.table] = .some(nil)
-            } else if case .some(.some(var tableColumns)) = columnsByTable[selected.table] {
-                tableColumns.insert(selected.column)
-                columnsByTable[selected.table] = tableColumns
-            } else if columnsByTable[selected.table] == nil {
-                columnsByTable[selected.table] = [selected.column]
-            }
-        }
-        self.init()
-        for table in tables {
-            let columns = columnsByTable[table]!
-            formUnion(columns.map { DatabaseRegion(table: table, columns: $0) } ?? DatabaseRegion(table: table))
-        }
-    }
-}
-
 extension DatabaseCursor {
     /// The tables and columns the cursor's statement reads.
     public var databaseRegion: DatabaseRegion { statement.databaseRegion }

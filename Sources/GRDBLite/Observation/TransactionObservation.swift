@@ -21,9 +21,13 @@ final class TransactionObservation {
     var isEnabled = true
     private weak var weakObserver: (any TransactionObserver)?
     private var strongObserver: (any TransactionObserver)?
+    /// The observer's identity, compared before the weak reference is
+    /// loaded: `wraps` runs for each observation of each notified change.
+    private let observerID: ObjectIdentifier
 
     init(observer: any TransactionObserver, extent: Database.TransactionObservationExtent) {
         self.extent = extent
+        self.observerID = ObjectIdentifier(observer)
         if case .observerLifetime = extent {
             weakObserver = observer
         } else {
@@ -44,7 +48,7 @@ final class TransactionObservation {
     }
 
     func wraps(_ observer: some TransactionObserver) -> Bool {
-        self.observer === observer
+        observerID == ObjectIdentifier(observer) && self.observer === observer
     }
 
     /// The observer, if it is interested in changes.

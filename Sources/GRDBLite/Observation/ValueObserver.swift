@@ -4,8 +4,8 @@ import Dispatch
 ///
 /// With a writer (``DatabaseQueue``, ``DatabasePool``), it is a transaction
 /// observer of the writer connection. After a commit that changed the
-/// tracked region, it fetches with `spawnConcurrentRead`: right away on the
-/// writer of a queue; on a reader of a pool, whose transaction is open
+/// tracked region, it fetches: right away on the writer of a queue; with
+/// `spawnConcurrentRead` on a reader of a pool, whose transaction is open
 /// before the writer goes on, so that the value is the state of that
 /// commit. One fetch runs at a time: a commit during a fetch makes another
 /// fetch follow (`asyncRead`, a state at least as recent). While a fetch
@@ -426,7 +426,10 @@ extension ValueObserver: TransactionObserver {
         isModified = false
         guard isObserving, let writer else { return }
         events.databaseDidChange?()
-        if requiresWriteAccess {
+        if requiresWriteAccess || !writer.readsConcurrently {
+            // On the writer connection, right away: a queue's
+            // `spawnConcurrentRead` would read there too, through one more
+            // closure.
             do {
                 let (fetched, region) = try fetchOnWriter(db, recording: recordsRegion)
                 if let region {
