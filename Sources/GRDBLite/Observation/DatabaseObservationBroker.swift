@@ -28,6 +28,13 @@ final class DatabaseObservationBroker: StatementExecutionObserver {
     private let connection: SQLiteConnection
     /// The observers, in the order they were added.
     private var observations: [TransactionObservation] = []
+    /// The observation whose observer is being told of a change: the one
+    /// that `stopObservingDatabaseChangesUntilNextTransaction()` disables,
+    /// found without a scan of all observers.
+    private var notifiedObservation: TransactionObservation?
+    /// Whether an observer was added more than once: then disabling it
+    /// disables each of its observations, with a scan.
+    private var hasRepeatedObserver = false
 
     /// The observers of the running statement, and which of its changes
     /// they get. Empty when nobody observes it: then the update and
@@ -92,6 +99,9 @@ final class DatabaseObservationBroker: StatementExecutionObserver {
     // MARK: - Observers
 
     func add(_ observer: some TransactionObserver, extent: Database.TransactionObservationExtent) {
+        if !hasRepeatedObserver && observations.contains(where: { $0.wraps(observer) }) {
+            hasRepeatedObserver = true
+        }
         observations.append(TransactionObservation(observer: observer, extent: extent))
     }
 
@@ -105,6 +115,10 @@ final class DatabaseObservationBroker: StatementExecutionObserver {
 
     /// See `stopObservingDatabaseChangesUntilNextTransaction()`.
     func disableUntilNextTransaction(_ observer: some TransactionObserver) {
+        if !hasRepeatedObserver, let notifiedObservation, notifiedObservation.wraps(observer) {
+            notifiedObservation.isEnabled = false
+            return
+        }
         for observation in observations where observation.wraps(observer) {
             observation.isEnabled = false
         }
@@ -121,7 +135,7 @@ final class DatabaseObservationBroker: StatementExecutionObserver {
                     // Outside of a transaction, there is no transaction
                     // whose rollback observers must hear about.
                     if database.isInsideTransaction { didNotifyChanges = true }
-                    observer.databaseDidChange()
+                    notifying(observation) { observer.databaseDidChange() }
                 }
             }
         }
@@ -239,10 +253,11 @@ final class DatabaseObservationBroker: StatementExecutionObserver {
         }
         if !database.isInsideTransaction {
             // Forget savepoints and held changes of a transaction that ended
-            // without a hook, and observers that are gone.
+            // without a hook. Observers that are gone leave at the end of
+            // the next notified transaction (`transactionDidEnd`): a sweep
+            // after every statement would load each weak reference again.
             heldChanges = []
             savepointStarts = []
-            observations.removeAll { $0.observer == nil }
             deactivateIfUnused()
         }
     }
@@ -307,7 +322,12 @@ final class DatabaseObservationBroker: StatementExecutionObserver {
     private func transactionDidEnd() {
         didNotifyChanges = false
         // `.nextTransaction` observers are done, deallocated ones are gone.
-        observations.removeAll { $0.observer == nil }
+        // A read-only transaction notified nobody: nothing to sweep (the
+        // fetches of value observations are such transactions, one per
+        // observation and commit).
+        if !database.isReadOnly {
+            observations.removeAll { $0.observer == nil }
+        }
         for observation in observations {
             observation.isEnabled = true
         }
@@ -372,9 +392,11 @@ final class DatabaseObservationBroker: StatementExecutionObserver {
                     guard statementObservation.accepts(change.sqliteKind, table: tableName!) else { continue }
                 }
                 didNotifyChanges = true
-                switch change {
-                case .didChange(let event): observer.databaseDidChange(with: event)
-                case .willChange(let event): observer.databaseWillChange(with: event)
+                notifying(statementObservation.observation) {
+                    switch change {
+                    case .didChange(let event): observer.databaseDidChange(with: event)
+                    case .willChange(let event): observer.databaseWillChange(with: event)
+                    }
                 }
             }
         }
@@ -389,6 +411,15 @@ final class DatabaseObservationBroker: StatementExecutionObserver {
             // Unretained: set by `withCurrentBroker`, during which the broker lives.
             Unmanaged<DatabaseObservationBroker>.fromOpaque($0).takeUnretainedValue()
         }
+    }
+
+    /// Runs `body`, which notifies the observer of `observation` of a
+    /// change.
+    private func notifying(_ observation: TransactionObservation, _ body: () -> Void) {
+        let previous = notifiedObservation
+        notifiedObservation = observation
+        defer { notifiedObservation = previous }
+        body()
     }
 
     private func withCurrentBroker(_ body: () -> Void) {

@@ -185,6 +185,48 @@ import Testing
         ])
     }
 
+    /// An observer added twice stops both of its observations.
+    @Test func stopObservingAnObserverAddedTwice() throws {
+        let dbQueue = try makePlayerDatabase()
+        let observer = RecordingObserver()
+        observer.onDidChange = { $0.stopObservingDatabaseChangesUntilNextTransaction() }
+        dbQueue.add(transactionObserver: observer)
+        dbQueue.add(transactionObserver: observer)
+        try dbQueue.write { db in
+            try db.execute(sql: "INSERT INTO player (id) VALUES (1), (2)")
+        }
+        #expect(observer.events == [
+            "didChange insert player 1",
+            "willCommit",
+            "willCommit",
+            "didCommit",
+            "didCommit",
+        ])
+    }
+
+    /// An observer that stops another one while it is notified: the other
+    /// one stops, the notified one goes on.
+    @Test func stopObservingAnotherObserver() throws {
+        let dbQueue = try makePlayerDatabase()
+        let log = RecordingObserver.Log()
+        let other = RecordingObserver(name: "other", log: log)
+        let stopping = RecordingObserver(name: "stopping", log: log)
+        stopping.onDidChange = { _ in other.stopObservingDatabaseChangesUntilNextTransaction() }
+        dbQueue.add(transactionObserver: stopping)
+        dbQueue.add(transactionObserver: other)
+        try dbQueue.write { db in
+            try db.execute(sql: "INSERT INTO player (id) VALUES (1), (2)")
+        }
+        #expect(log.entries == [
+            "stopping: didChange insert player 1",
+            "stopping: didChange insert player 2",
+            "stopping: willCommit",
+            "other: willCommit",
+            "stopping: didCommit",
+            "other: didCommit",
+        ])
+    }
+
     /// Called outside of a change notification, it is a programmer error.
     @Test func stopObservingOutsideOfChangeNotificationTraps() async throws {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
