@@ -46,6 +46,24 @@ import Testing
         }
     }
 
+    /// Identifiers that match hash alike, whatever their length (the hash
+    /// folds bytes eight to a word); the length tells "a" from "a\0".
+    @Test(arguments: ["", "a", "playerID", "playerIDs", "aVeryLongTableNameOfSeventeen", "Éclair"])
+    func matchingIdentifiersHashAlike(name: String) {
+        let lower = CaseInsensitiveIdentifier(name.lowercased())
+        let upper = CaseInsensitiveIdentifier(name.uppercased())
+        let same = CaseInsensitiveIdentifier(name)
+        #expect(same.hashValue == CaseInsensitiveIdentifier(String(name)).hashValue)
+        if name.allSatisfy(\.isASCII) {
+            #expect(lower == upper)
+            #expect(lower.hashValue == upper.hashValue)
+        }
+        let padded = CaseInsensitiveIdentifier(name + "\0")
+        #expect(padded != same)
+        #expect(Set([padded, same, lower, upper]).contains(same))
+        #expect(padded.hashValue != same.hashValue)
+    }
+
     @Test func setAndDictionary() {
         let names = ["", "a", "A", "id", "ID", "É", "é", "score", "Score", "tablename", "tableName"]
         #expect(Set(names.map(CaseInsensitiveIdentifier.init)).count == 7)
