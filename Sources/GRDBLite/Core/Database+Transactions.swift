@@ -269,44 +269,48 @@ extension Database {
     public func readOnly<T>(_ value: () throws -> T) throws -> T {
         if configuration.readonly { return try value() }
         if readOnlyDepth == 0 {
-            // A flag pragma takes effect when it compiles: if it fails, it
-            // may have switched query_only on.
+            // query_only may still be on from the previous read-only
+            // access: then nothing runs.
             needsQueryOnlyReset = false
-            do {
-                try executeInternalStatement(sql: "PRAGMA query_only = 1")
-            } catch {
-                needsQueryOnlyReset = true
-                throw error
+            if !isQueryOnly {
+                do {
+                    try executeInternalStatement(sql: "PRAGMA query_only = 1")
+                } catch {
+                    // A flag pragma takes effect when it compiles: if it
+                    // fails, it may have switched query_only on.
+                    isQueryOnly = true
+                    needsQueryOnlyReset = true
+                    throw error
+                }
+                isQueryOnly = true
             }
         }
         readOnlyDepth += 1
         defer {
             readOnlyDepth -= 1
             if readOnlyDepth == 0 {
-                do {
-                    try retryingInterruption { try executeInternalStatement(sql: "PRAGMA query_only = 0") }
-                } catch {
-                    // Out of memory: the next statement retries, so that
-                    // the connection does not stay read-only.
-                    needsQueryOnlyReset = true
-                }
+                // query_only goes off before the next statement that runs
+                // outside of a read-only access (see `needsQueryOnlyReset`).
+                needsQueryOnlyReset = true
             }
         }
         return try value()
     }
 
-    /// Restores what a failed cleanup left behind (out of memory): rolls
-    /// back a transaction whose rollback failed, and allows writes again
-    /// after a read-only access. Runs before the next statement.
+    /// Restores what a read-only access or a failed cleanup left behind
+    /// before a statement runs: allows writes again after a read-only
+    /// access, and rolls back a transaction whose rollback failed (out of
+    /// memory).
     func recoverFromFailedCleanup() throws {
         if needsQueryOnlyReset && readOnlyDepth == 0 {
             needsQueryOnlyReset = false
             do {
-                try execute(sql: "PRAGMA query_only = 0")
+                try executeInternalStatement(sql: "PRAGMA query_only = 0")
             } catch {
                 needsQueryOnlyReset = true
                 throw error
             }
+            isQueryOnly = false
         }
         try rollbackIfNeeded()
     }

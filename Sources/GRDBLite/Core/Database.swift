@@ -52,8 +52,15 @@ public final class Database {
     /// open: the transaction is rolled back before anything else runs on
     /// the connection, so that later writes can't end up in it.
     var needsRollback = false
-    /// Set when `PRAGMA query_only = 0` failed (out of memory) at the end
-    /// of a read-only access: it runs again before the next statement.
+    /// Whether `PRAGMA query_only` is on, as far as GRDBLite set it.
+    var isQueryOnly = false
+    /// Set when a read-only access ends: `PRAGMA query_only = 0` runs
+    /// before the next statement outside of a read-only access, not at
+    /// once, since the pragma expires every compiled statement of the
+    /// connection. Consecutive read-only accesses (the fetches of value
+    /// observations after a commit, `DatabaseQueue` reads) then keep their
+    /// statements and run no pragma. Also set when a pragma failed (out of
+    /// memory).
     var needsQueryOnlyReset = false
     /// Depth of `readOnly` calls.
     var readOnlyDepth = 0

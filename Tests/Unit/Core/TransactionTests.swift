@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 import Testing
 import GRDBLite
@@ -235,6 +236,46 @@ import GRDBLite
             try db.execute(sql: "INSERT INTO t (a) VALUES (2)")
         }
         #expect(try values(dbQueue) == [2])
+    }
+
+    /// `PRAGMA query_only` is on in read-only accesses only: after one,
+    /// it goes off before the next statement, whatever that statement is.
+    @Test func queryOnlyIsOnInReadOnlyAccessesOnly() throws {
+        let dbQueue = try makeQueue()
+        let queryOnly = "PRAGMA query_only"
+        #expect(try dbQueue.read { try Int.fetchOne($0, sql: queryOnly) } == 1)
+        #expect(try dbQueue.read { try Int.fetchOne($0, sql: queryOnly) } == 1)
+        #expect(try dbQueue.writeWithoutTransaction { try Int.fetchOne($0, sql: queryOnly) } == 0)
+        try dbQueue.writeWithoutTransaction { db throws in
+            #expect(try db.readOnly { try Int.fetchOne(db, sql: queryOnly) } == 1)
+            #expect(try Int.fetchOne(db, sql: queryOnly) == 0)
+            _ = try db.readOnly { try Int.fetchOne(db, sql: queryOnly) }
+            // The first statement after a read-only access writes.
+            try db.execute(sql: "INSERT INTO t (a) VALUES (1)")
+            #expect(try db.readOnly { try Int.fetchOne(db, sql: queryOnly) } == 1)
+        }
+        try dbQueue.write { db throws in try db.execute(sql: "INSERT INTO t (a) VALUES (2)") }
+        #expect(try values(dbQueue) == [1, 2])
+    }
+
+    /// Consecutive read-only accesses don't expire the connection's
+    /// statements: a cached statement is not compiled again.
+    @Test func consecutiveReadsKeepCompiledStatements() throws {
+        let dbQueue = try makeQueue()
+        func reprepareCount() throws -> CInt {
+            try dbQueue.read { db throws in
+                let statement = try db.cachedStatement(sql: "SELECT COUNT(*) FROM t")
+                _ = try Int.fetchOne(statement)
+                return sqlite3_stmt_status(statement.sqliteStatement, SQLITE_STMTSTATUS_REPREPARE, 0)
+            }
+        }
+        let first = try reprepareCount()
+        #expect(try reprepareCount() == first)
+        #expect(try reprepareCount() == first)
+        // A write in between: query_only goes off, then on again, and
+        // each change of the pragma expires every statement.
+        try dbQueue.write { db throws in try db.execute(sql: "INSERT INTO t (a) VALUES (1)") }
+        #expect(try reprepareCount() > first)
     }
 
     @Test func readInsideAnOpenTransactionSeesItsChanges() throws {

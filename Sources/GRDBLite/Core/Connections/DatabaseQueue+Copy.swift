@@ -73,6 +73,7 @@ extension Database {
     /// again when they end.
     func beginPermanentReadOnly() throws {
         try execute(sql: "PRAGMA query_only = 1")
+        isQueryOnly = true
         readOnlyDepth += 1
     }
 }
