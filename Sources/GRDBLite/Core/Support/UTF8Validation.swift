@@ -28,22 +28,35 @@ extension String {
         validatingUTF8Bytes(bytes.bindMemory(to: UInt8.self))
     }
 
-    /// Whether all bytes are ASCII, read eight at a time.
+    /// Whether all bytes are ASCII, read eight at a time; the bytes after
+    /// the last whole word are read as one word overlapping it (or as two
+    /// overlapping halves in shorter text), not one by one.
     @inlinable
     static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let start = bytes.baseAddress else { return true }
         let raw = UnsafeRawPointer(start)
         let count = bytes.count
-        var offset = 0
-        while offset &+ 8 <= count {
-            if raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
-            offset &+= 8
+        if count >= 8 {
+            var offset = 0
+            while offset &+ 8 < count {
+                if raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 {
+                    return false
+                }
+                offset &+= 8
+            }
+            return raw.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self) & 0x8080_8080_8080_8080 == 0
         }
-        while offset < count {
-            if start[offset] & 0x80 != 0 { return false }
-            offset &+= 1
+        if count >= 4 {
+            let head = raw.loadUnaligned(as: UInt32.self)
+            let tail = raw.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
+            return (head | tail) & 0x8080_8080 == 0
         }
-        return true
+        if count >= 2 {
+            let head = raw.loadUnaligned(as: UInt16.self)
+            let tail = raw.loadUnaligned(fromByteOffset: count &- 2, as: UInt16.self)
+            return (head | tail) & 0x8080 == 0
+        }
+        return count == 0 || start[0] & 0x80 == 0
     }
 
     /// Text with non-ASCII bytes: decoded, then kept only if decoding

@@ -96,6 +96,31 @@ import GRDBLite
         }
     }
 
+    /// The ASCII check reads words, halves and overlapping tails: a
+    /// non-ASCII byte is found at every position of text of every length
+    /// up to three words (valid text read whole, invalid text refused).
+    @Test func nonASCIIIsFoundAtEveryLengthAndPosition() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { db throws in
+            for length in 1...24 {
+                #expect(try String.fetchOne(db, sql: "SELECT ?", arguments: [String(repeating: "a", count: length)])
+                    == String(repeating: "a", count: length))
+                for position in 0..<length {
+                    var ascii = Array(repeating: "61", count: length)
+                    ascii[position] = "FF"
+                    let sql = "SELECT CAST(x'\(ascii.joined())' AS TEXT)"
+                    #expect(throws: RowDecodingError.self, "\(length) \(position)") {
+                        try String.fetchOne(db, sql: sql)
+                    }
+                    var valid = Array(repeating: "a", count: length)
+                    valid[position] = "é"
+                    let text = valid.joined()
+                    #expect(try String.fetchOne(db, sql: "SELECT ?", arguments: [text]) == text)
+                }
+            }
+        }
+    }
+
     @Test func numbersReadAsSQLiteFormatsThemFromStatements() throws {
         // As in GRDB: a statement's column converts as SQLite does; a
         // database value (copied rows) keeps numbers apart from strings.

@@ -24,6 +24,15 @@ extension Date: DatabaseValueConvertible, StatementColumnConvertible {
         }
     }
 
+    /// Reads the column once: `init(sqliteStatement:index:)` already
+    /// returns nil for NULL, so the default's `sqlite3_column_type` call
+    /// would only ask the type a second time.
+    @inlinable
+    @inline(__always)
+    public static func fromStatement(_ sqliteStatement: SQLiteStatement, atUncheckedIndex index: CInt) -> Date? {
+        Date(sqliteStatement: sqliteStatement, index: index)
+    }
+
     public var databaseValue: DatabaseValue {
         if let text = databaseText { return text.databaseValue }
         return timeIntervalSince1970.databaseValue
