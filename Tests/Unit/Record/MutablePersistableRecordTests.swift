@@ -49,6 +49,33 @@ private struct Citizenship: Codable, FetchableRecord, PersistableRecord, Equatab
         #expect(recorder.sql.contains(#"INSERT INTO "player" ("id", "name", "score") VALUES (?,?,?)"#))
     }
 
+    @Test func keptInsertionSuccessKeepsItsValues() throws {
+        /// Keeps the success of its insertion.
+        struct KeepingPlayer: Codable, MutablePersistableRecord {
+            static let databaseTableName = "player"
+            var name: String
+            var score: Int
+            var inserted: InsertionSuccess?
+
+            enum CodingKeys: String, CodingKey { case name, score }
+
+            mutating func didInsert(_ inserted: InsertionSuccess) { self.inserted = inserted }
+        }
+        try dbQueue.write { db in
+            var arthur = KeepingPlayer(name: "Arthur", score: 100)
+            try arthur.insert(db)
+            var barbara = KeepingPlayer(name: "Barbara", score: 200)
+            try barbara.insert(db)
+            let arthurValues = try #require(arthur.inserted).persistenceContainer
+            #expect(arthurValues["name"] == "Arthur")
+            #expect(arthurValues["score"] == 100)
+            #expect(arthurValues["id"] == arthur.inserted?.rowID)
+            let barbaraValues = try #require(barbara.inserted).persistenceContainer
+            #expect(barbaraValues["name"] == "Barbara")
+            #expect(barbaraValues["id"] == barbara.inserted?.rowID)
+        }
+    }
+
     @Test func insertedReturnsACopy() throws {
         try dbQueue.write { db throws in
             let player = Player(id: nil, name: "Arthur", score: 100)
