@@ -335,7 +335,8 @@ public final class Row {
     public subscript<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ index: Int) -> Value {
         checkIndex(index)
         if let sqliteStatement,
-            let value = Value.fromStatement(sqliteStatement, atUncheckedIndex: CInt(truncatingIfNeeded: offset &+ index))
+            let value = Value.fromStatement(
+                sqliteStatement, atUncheckedIndex: CInt(truncatingIfNeeded: offset &+ index))
         {
             return value
         }
@@ -370,7 +371,8 @@ public final class Row {
             return value
         }
         if let sqliteStatement,
-            let value = Value.fromStatement(sqliteStatement, atUncheckedIndex: CInt(truncatingIfNeeded: offset &+ index))
+            let value = Value.fromStatement(
+                sqliteStatement, atUncheckedIndex: CInt(truncatingIfNeeded: offset &+ index))
         {
             return value
         }

@@ -19,7 +19,8 @@ extension GRDBSide {
                 }
             },
             fetched: { digests.common },
-            runsOnOtherThreads: true)
+            runsOnOtherThreads: true,
+            close: { try dbPool.close() })
     }
 
     static func readsWhileWriting(_ fixture: Fixture) throws -> SideJob {
@@ -46,7 +47,8 @@ extension GRDBSide {
                 try writing.join()
             },
             fetched: { digests.common },
-            runsOnOtherThreads: true)
+            runsOnOtherThreads: true,
+            close: { try dbPool.close() })
     }
 
     static func writeWhileReading(_ fixture: Fixture) throws -> SideJob {
@@ -75,7 +77,8 @@ extension GRDBSide {
                 stop.raise()
                 try reading.join()
             },
-            runsOnOtherThreads: true)
+            runsOnOtherThreads: true,
+            close: { try dbPool.close() })
     }
 
     /// The digest of the whole `item` table, by column index; nil if

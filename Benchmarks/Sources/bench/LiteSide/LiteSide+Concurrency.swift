@@ -23,7 +23,8 @@ extension LiteSide {
                 }
             },
             fetched: { digests.common },
-            runsOnOtherThreads: true)
+            runsOnOtherThreads: true,
+            close: { try dbPool.close() })
     }
 
     static func readsWhileWriting(_ fixture: Fixture) throws -> SideJob {
@@ -50,7 +51,8 @@ extension LiteSide {
                 try writing.join()
             },
             fetched: { digests.common },
-            runsOnOtherThreads: true)
+            runsOnOtherThreads: true,
+            close: { try dbPool.close() })
     }
 
     static func writeWhileReading(_ fixture: Fixture) throws -> SideJob {
@@ -79,7 +81,8 @@ extension LiteSide {
                 stop.raise()
                 try reading.join()
             },
-            runsOnOtherThreads: true)
+            runsOnOtherThreads: true,
+            close: { try dbPool.close() })
     }
 
     /// The digest of the whole `item` table, by column index; nil if
