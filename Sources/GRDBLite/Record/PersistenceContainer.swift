@@ -92,9 +92,10 @@ public struct PersistenceContainer: Sendable {
         switch values[position].storage {
         case .null, .int64, .double:
             let value = consume value
+            // Unsafe: the former value holds no reference, so overwriting
+            // it without destroying it leaks nothing.
             values.withUnsafeMutableBufferPointer { buffer in
-                // Unsafe: the former value holds no reference, so
-                // overwriting it without destroying it leaks nothing.
+                // Unsafe: see above.
                 (buffer.baseAddress.unsafelyUnwrapped + position).initialize(to: value)
             }
         case .string, .blob:
