@@ -181,8 +181,12 @@ extension MutablePersistableRecord {
         let conflict = conflictResolution ?? type(of: self).persistenceConflictPolicy.conflictResolutionForInsert
         let storage = RecordStorage.of(db)
         var container = storage.takeContainer()
-        defer { storage.reuse(container) }
-        try encode(to: &container)
+        do {
+            try encode(to: &container)
+        } catch {
+            storage.reuse(container)
+            throw error
+        }
         // The dynamic type: a `Record` subclass has its own table.
         let recordType = type(of: self)
         return try storage.insert(

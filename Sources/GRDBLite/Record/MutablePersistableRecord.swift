@@ -130,28 +130,32 @@ public struct InsertionSuccess {
     /// The column that holds the rowid (an INTEGER PRIMARY KEY, or
     /// `rowid`), if any.
     public var rowIDColumn: String?
-    // The container is shared with the connection's reusable container
-    // until it is read: the rowid is only set on a copy when asked.
-    private var container: PersistenceContainer
-    private var containerHasRowID: Bool
+    // The values are shared with the connection's reusable container
+    // until they are read: the rowid is only set on a copy when asked.
+    private var values: InsertedValues
+    private var containerHasRowID = false
 
     init(rowID: Int64, rowIDColumn: String?, container: PersistenceContainer) {
+        self.init(rowID: rowID, rowIDColumn: rowIDColumn, values: InsertedValues(container))
+    }
+
+    @usableFromInline
+    init(rowID: Int64, rowIDColumn: String?, values: InsertedValues) {
         self.rowID = rowID
         self.rowIDColumn = rowIDColumn
-        self.container = container
-        self.containerHasRowID = false
+        self.values = values
     }
 
     /// The inserted values, with the rowid column set.
     public var persistenceContainer: PersistenceContainer {
         get {
-            guard !containerHasRowID, let rowIDColumn else { return container }
-            var container = self.container
+            guard !containerHasRowID, let rowIDColumn else { return values.container }
+            var container = values.container
             container[rowIDColumn] = rowID
             return container
         }
         set {
-            container = newValue
+            values = InsertedValues(newValue)
             containerHasRowID = true
         }
     }

@@ -47,7 +47,9 @@ public struct PersistenceContainer: Sendable {
     @inlinable
     public subscript<Value: DatabaseValueConvertible>(_ column: String) -> Value? {
         get { databaseValue(forColumn: column).flatMap(Value.fromDatabaseValue) }
-        set { set(newValue?.databaseValue ?? .null, forColumn: column) }
+        // Inlined in `encode(to:)`: the value is stored without an
+        // Optional, and a literal column name is not released.
+        @inline(__always) set { set(newValue?.databaseValue ?? .null, forColumn: column) }
     }
 
     /// The value of a column.
@@ -74,12 +76,31 @@ public struct PersistenceContainer: Sendable {
             let bits = names.withUnsafeBytes { $0.load(fromByteOffset: position * 16, as: (UInt64, UInt64).self) }
             // Unsafe: the bits of the string, compared and not used as a string.
             if bits == unsafeBitCast(column, to: (UInt64, UInt64).self) {
-                values[position] = value
+                replaceValue(at: position, with: value)
                 setCount = position + 1
                 return
             }
         }
         slowSet(value, forColumn: column)
+    }
+
+    /// `values[position] = value`, without the outlined destruction of
+    /// the former value when it holds no reference (a number or NULL).
+    @inlinable
+    @inline(__always)
+    mutating func replaceValue(at position: Int, with value: consuming DatabaseValue) {
+        switch values[position].storage {
+        case .null, .int64, .double:
+            let value = consume value
+            // Unsafe: the former value holds no reference, so overwriting
+            // it without destroying it leaks nothing.
+            values.withUnsafeMutableBufferPointer { buffer in
+                // Unsafe: see above.
+                (buffer.baseAddress.unsafelyUnwrapped + position).initialize(to: value)
+            }
+        case .string, .blob:
+            values[position] = value
+        }
     }
 
     @usableFromInline

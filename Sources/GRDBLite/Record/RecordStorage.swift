@@ -33,7 +33,9 @@ final class RecordStorage: SchemaDependentCache {
         let statement: Statement
     }
 
-    private var spareContainer: PersistenceContainer?
+    /// The values of the last insert, whose container is reused for the
+    /// next record once no ``InsertionSuccess`` holds it.
+    private var lastInserted = InsertedValues(PersistenceContainer())
     private var lastTable: (type: ObjectIdentifier, table: Table)?
     private var tables: [ObjectIdentifier: Table] = [:]
     private var lastInsert: InsertStatement?
@@ -47,21 +49,23 @@ final class RecordStorage: SchemaDependentCache {
         db.cache(RecordStorage.self)
     }
 
-    /// A container to encode a record into; give it back with
-    /// `reuse(_:)`.
+    /// A container to encode a record into; give it to `insert`, or back
+    /// with `reuse(_:)`.
     @usableFromInline
     func takeContainer() -> PersistenceContainer {
-        guard var container = spareContainer else {
-            return PersistenceContainer(encoderCache: RecordEncoderCache())
+        if isKnownUniquelyReferenced(&lastInserted), let container = lastInserted.takeReusableContainer() {
+            return container
         }
-        spareContainer = nil // the caller holds the only reference
-        container.prepareForReuse()
-        return container
+        return PersistenceContainer(encoderCache: RecordEncoderCache())
     }
 
     @usableFromInline
     func reuse(_ container: PersistenceContainer) {
-        spareContainer = container
+        if isKnownUniquelyReferenced(&lastInserted) {
+            lastInserted.container = container
+        } else {
+            lastInserted = InsertedValues(container) // a success holds the previous one
+        }
     }
 
     /// The table of a record type.
@@ -79,7 +83,7 @@ final class RecordStorage: SchemaDependentCache {
         return table
     }
 
-    /// Inserts the encoded record.
+    /// Inserts the encoded record, and keeps its container for reuse.
     @usableFromInline
     func insert(
         _ db: Database,
@@ -87,6 +91,25 @@ final class RecordStorage: SchemaDependentCache {
         tableName: () -> String,
         container: PersistenceContainer,
         onConflict conflict: Database.ConflictResolution) throws -> InsertionSuccess
+    {
+        let rowIDColumn: String?
+        do {
+            rowIDColumn = try execute(db, type: type, tableName: tableName, container: container, onConflict: conflict)
+        } catch {
+            reuse(container)
+            throw error
+        }
+        reuse(container)
+        return InsertionSuccess(rowID: db.lastInsertedRowID, rowIDColumn: rowIDColumn, values: lastInserted)
+    }
+
+    /// Runs the INSERT of the container, and returns the rowid column.
+    private func execute(
+        _ db: Database,
+        type: ObjectIdentifier,
+        tableName: () -> String,
+        container: PersistenceContainer,
+        onConflict conflict: Database.ConflictResolution) throws -> String?
     {
         precondition(
             !container.isEmpty, "Invalid empty persistence container: a record must encode at least one column")
@@ -106,10 +129,7 @@ final class RecordStorage: SchemaDependentCache {
         } catch let error as DatabaseError {
             throw error.with(arguments: StatementArguments(container.databaseValues))
         }
-        return InsertionSuccess(
-            rowID: db.lastInsertedRowID,
-            rowIDColumn: table.rowIDColumn,
-            container: container)
+        return table.rowIDColumn
     }
 
     private func insertStatement(

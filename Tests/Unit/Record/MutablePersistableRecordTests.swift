@@ -49,6 +49,157 @@ private struct Citizenship: Codable, FetchableRecord, PersistableRecord, Equatab
         #expect(recorder.sql.contains(#"INSERT INTO "player" ("id", "name", "score") VALUES (?,?,?)"#))
     }
 
+    @Test func keptInsertionSuccessKeepsItsValues() throws {
+        /// Keeps the success of its insertion.
+        struct KeepingPlayer: Codable, MutablePersistableRecord {
+            static let databaseTableName = "player"
+            var name: String
+            var score: Int
+            var inserted: InsertionSuccess?
+
+            enum CodingKeys: String, CodingKey { case name, score }
+
+            mutating func didInsert(_ inserted: InsertionSuccess) { self.inserted = inserted }
+        }
+        try dbQueue.write { db in
+            var arthur = KeepingPlayer(name: "Arthur", score: 100)
+            try arthur.insert(db)
+            var barbara = KeepingPlayer(name: "Barbara", score: 200)
+            try barbara.insert(db)
+            let arthurValues = try #require(arthur.inserted).persistenceContainer
+            #expect(arthurValues["name"] == "Arthur")
+            #expect(arthurValues["score"] == 100)
+            #expect(arthurValues["id"] == arthur.inserted?.rowID)
+            let barbaraValues = try #require(barbara.inserted).persistenceContainer
+            #expect(barbaraValues["name"] == "Barbara")
+            #expect(barbaraValues["id"] == barbara.inserted?.rowID)
+        }
+    }
+
+    @Test func keptPersistenceContainerKeepsItsValues() throws {
+        // Country has no rowid column: the success gives out its values
+        // without a copy, which the next insert must not overwrite.
+        try dbQueue.write { db in
+            var kept: [PersistenceContainer] = []
+            struct KeepingCountry: Encodable, PersistableRecord {
+                static let databaseTableName = "country"
+                var code: String
+                var name: String
+                let keep: (PersistenceContainer) -> Void
+                enum CodingKeys: String, CodingKey { case code, name }
+                func didInsert(_ inserted: InsertionSuccess) { keep(inserted.persistenceContainer) }
+            }
+            try KeepingCountry(code: "FR", name: "France") { kept.append($0) }.insert(db)
+            try KeepingCountry(code: "DE", name: "Germany") { kept.append($0) }.insert(db)
+            #expect(kept.map { $0["code"] as String? } == ["FR", "DE"])
+            #expect(kept.map { $0["name"] as String? } == ["France", "Germany"])
+            #expect(kept.map { Array($0.map(\.0)) } == [["code", "name"], ["code", "name"]])
+        }
+    }
+
+    @Test func nestedInsertsKeepTheirValues() throws {
+        /// Inserts a country in each callback and in `encode(to:)`, and
+        /// keeps the successes of the countries and its own.
+        struct NestingPlayer: MutablePersistableRecord {
+            static let databaseTableName = "player"
+            var name: String
+            let db: Database
+            var successes: [String: InsertionSuccess] = [:]
+
+            func insertCountry(_ code: String, _ db: Database) throws -> InsertionSuccess {
+                var success: InsertionSuccess?
+                struct C: PersistableRecord {
+                    static let databaseTableName = "country"
+                    let code: String
+                    let done: (InsertionSuccess) -> Void
+                    func encode(to container: inout PersistenceContainer) {
+                        container["code"] = code
+                        container["name"] = code + "-name"
+                    }
+                    func didInsert(_ inserted: InsertionSuccess) { done(inserted) }
+                }
+                try C(code: code) { success = $0 }.insert(db)
+                return try #require(success)
+            }
+
+            func encode(to container: inout PersistenceContainer) throws {
+                container["name"] = name
+                // An insert while the outer record is encoded.
+                if name == "Arthur" {
+                    _ = try insertCountry("EN", db)
+                }
+                container["score"] = name.count
+            }
+
+            mutating func willInsert(_ db: Database) throws {
+                successes["willInsert"] = try insertCountry("WI-" + name, db)
+            }
+            func aroundInsert(_ db: Database, insert: () throws -> InsertionSuccess) throws {
+                _ = try insertCountry("AI-" + name, db)
+                let inserted = try insert()
+                _ = try insertCountry("AI2-" + name, db)
+                #expect(inserted.persistenceContainer["name"] == name)
+            }
+            mutating func didInsert(_ inserted: InsertionSuccess) {
+                successes["didInsert"] = inserted
+                successes["nested"] = try? insertCountry("DI-" + name, db)
+            }
+        }
+        try dbQueue.write { db in
+            var arthur = NestingPlayer(name: "Arthur", db: db)
+            try arthur.insert(db)
+            var bob = NestingPlayer(name: "Bob", db: db)
+            try bob.insert(db)
+            for player in [arthur, bob] {
+                let values = try #require(player.successes["didInsert"]).persistenceContainer
+                #expect(values["name"] == player.name)
+                #expect(values["score"] == player.name.count)
+                #expect(values["id"] == player.successes["didInsert"]?.rowID)
+                #expect(player.successes["willInsert"]?.persistenceContainer["code"] == "WI-" + player.name)
+                #expect(player.successes["nested"]?.persistenceContainer["code"] == "DI-" + player.name)
+            }
+            #expect(try Row.fetchAll(db, sql: "SELECT name, score FROM player ORDER BY id")
+                == [["name": "Arthur", "score": 6], ["name": "Bob", "score": 3]])
+            #expect(try String.fetchAll(db, sql: "SELECT name FROM country ORDER BY rowid") == [
+                "WI-Arthur-name", "AI-Arthur-name", "EN-name", "AI2-Arthur-name", "DI-Arthur-name",
+                "WI-Bob-name", "AI-Bob-name", "AI2-Bob-name", "DI-Bob-name"])
+        }
+    }
+
+    @Test func failedInsertsLeaveKeptValuesAndTheNextInsertIntact() throws {
+        /// Keeps its success; throws from `encode(to:)` when asked.
+        struct KeepingPlayer: MutablePersistableRecord {
+            static let databaseTableName = "player"
+            var name: String
+            var failsToEncode = false
+            var inserted: InsertionSuccess?
+            struct Failure: Error { }
+            func encode(to container: inout PersistenceContainer) throws {
+                container["name"] = name
+                if failsToEncode { throw Failure() }
+                container["score"] = 1
+            }
+            mutating func didInsert(_ inserted: InsertionSuccess) { self.inserted = inserted }
+        }
+        try dbQueue.write { db in
+            var arthur = KeepingPlayer(name: "Arthur")
+            try arthur.insert(db)
+            var duplicate = KeepingPlayer(name: "Arthur") // UNIQUE name
+            #expect(throws: DatabaseError.self) { try duplicate.insert(db) }
+            var failing = KeepingPlayer(name: "Fails", failsToEncode: true)
+            #expect(throws: KeepingPlayer.Failure.self) { try failing.insert(db) }
+            #expect(arthur.inserted?.persistenceContainer["name"] == "Arthur")
+            // The next insert encodes into the container that the failures gave back.
+            arthur.inserted = nil
+            var bob = KeepingPlayer(name: "Bob")
+            try bob.insert(db)
+            #expect(bob.inserted?.persistenceContainer["name"] == "Bob")
+            #expect(bob.inserted?.persistenceContainer["score"] == 1)
+            #expect(try Row.fetchAll(db, sql: "SELECT name, score FROM player ORDER BY id")
+                == [["name": "Arthur", "score": 1], ["name": "Bob", "score": 1]])
+        }
+    }
+
     @Test func insertedReturnsACopy() throws {
         try dbQueue.write { db throws in
             let player = Player(id: nil, name: "Arthur", score: 100)

@@ -264,6 +264,20 @@ private let schema = "CREATE TABLE persons (id INTEGER PRIMARY KEY, name TEXT NO
         }
     }
 
+    @Test func insertedRecordsKeepTheirReferenceAfterOtherInserts() throws {
+        let dbQueue = try makeDatabase(schema)
+        try dbQueue.write { db throws in
+            let arthur = Person(name: "Arthur", age: 41)
+            try arthur.insert(db)
+            let barbara = Person(name: "Barbara", age: 42)
+            try barbara.insert(db)
+            #expect(!arthur.hasDatabaseChanges)
+            arthur.age = 42
+            #expect(try arthur.databaseChanges.mapValues { $0?.databaseValue } == ["age": 41.databaseValue])
+            #expect(!barbara.hasDatabaseChanges)
+        }
+    }
+
     @Test func aFailedInsertKeepsTheChanges() throws {
         let dbQueue = try makeDatabase(schema)
         try dbQueue.write { db throws in
