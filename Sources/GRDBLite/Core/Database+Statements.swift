@@ -82,16 +82,16 @@ extension Database {
             if _slowPath(selectionRecorder != nil && !authorizer.isRecordingSelection) {
                 var code = SQLITE_OK
                 selectedColumns = authorizer.selectedColumns {
-                    code = sqlite3_prepare_v3(sqliteConnection, start, -1, flags, &sqliteStatement, &tail)
+                    code = sqlite3_prepare_v3(sqliteHandle, start, -1, flags, &sqliteStatement, &tail)
                 }
                 return code
             }
-            return sqlite3_prepare_v3(sqliteConnection, start, -1, flags, &sqliteStatement, &tail)
+            return sqlite3_prepare_v3(sqliteHandle, start, -1, flags, &sqliteStatement, &tail)
         }
         guard code == SQLITE_OK else {
             try checkCancellation(afterFailure: code)
             throw DatabaseError(
-                resultCode: ResultCode(rawValue: sqlite3_extended_errcode(sqliteConnection)),
+                resultCode: ResultCode(rawValue: sqlite3_extended_errcode(sqliteHandle)),
                 message: lastErrorMessage,
                 sql: String(cString: start).trimmedSQLStatement)
         }
@@ -211,7 +211,7 @@ extension Database {
             try checkNotClosed(sql: statement.sql)
             try recoverFromFailedCleanup()
         }
-        if isInsideTransactionBlock && sqlite3_get_autocommit(sqliteConnection) != 0 {
+        if isInsideTransactionBlock && sqlite3_get_autocommit(sqliteHandle) != 0 {
             try checkForAbortedTransaction(sql: statement.sql, arguments: statement.arguments)
         }
         if _slowPath(accessIsCancelled.load(ordering: .relaxed)) {
@@ -246,7 +246,7 @@ extension Database {
     @usableFromInline
     func statementDidFail(_ statement: Statement, code: CInt) throws -> Never {
         let message = lastErrorMessage
-        let extendedCode = sqlite3_extended_errcode(sqliteConnection)
+        let extendedCode = sqlite3_extended_errcode(sqliteHandle)
         sqlite3_reset(statement.sqliteStatement)
         let wasInsideTransaction = !wasAutocommit
         checkForAutocommitTransition()

@@ -73,12 +73,12 @@ extension Database {
         traceFunction = trace
         if isClosed { return } // no statement runs anyway
         guard trace != nil else {
-            sqlite3_trace_v2(sqliteConnection, 0, nil, nil)
+            sqlite3_trace_v2(sqliteHandle, 0, nil, nil)
             return
         }
         // Unmanaged, unretained: the callback belongs to the connection, which this object closes.
         // unsafe: `p` and `x` are typed by `mask`, as sqlite3_trace_v2 documents.
-        sqlite3_trace_v2(sqliteConnection, UInt32(options.rawValue), { mask, dbPointer, p, x in
+        sqlite3_trace_v2(sqliteHandle, UInt32(options.rawValue), { mask, dbPointer, p, x in
             // Unmanaged, unretained: the connection closes this callback before it goes away.
             let db = Unmanaged<Database>.fromOpaque(dbPointer!).takeUnretainedValue()
             guard let trace = db.traceFunction, let p else { return 0 }

@@ -53,7 +53,7 @@ extension Database {
     /// Records the transaction date when the connection leaves autocommit
     /// mode, and forgets it when the transaction ends.
     func checkForAutocommitTransition() {
-        let isAutocommit = sqlite3_get_autocommit(sqliteConnection) != 0
+        let isAutocommit = sqlite3_get_autocommit(sqliteHandle) != 0
         if isAutocommit == wasAutocommit { return }
         wasAutocommit = isAutocommit
         if isAutocommit {
@@ -230,10 +230,10 @@ extension Database {
 
     /// Resets every prepared statement of the connection.
     private func resetAllStatements() {
-        var statement = sqlite3_next_stmt(sqliteConnection, nil)
+        var statement = sqlite3_next_stmt(sqliteHandle, nil)
         while let current = statement {
             sqlite3_reset(current)
-            statement = sqlite3_next_stmt(sqliteConnection, current)
+            statement = sqlite3_next_stmt(sqliteHandle, current)
         }
     }
 
@@ -303,16 +303,21 @@ extension Database {
     /// memory).
     func recoverFromFailedCleanup() throws {
         if needsQueryOnlyReset && readOnlyDepth == 0 {
-            needsQueryOnlyReset = false
-            do {
-                try executeInternalStatement(sql: "PRAGMA query_only = 0")
-            } catch {
-                needsQueryOnlyReset = true
-                throw error
-            }
-            isQueryOnly = false
+            try allowWritesAfterReadOnlyAccess()
         }
         try rollbackIfNeeded()
+    }
+
+    /// Switches `query_only` off after a read-only access.
+    func allowWritesAfterReadOnlyAccess() throws {
+        needsQueryOnlyReset = false
+        do {
+            try executeInternalStatement(sql: "PRAGMA query_only = 0")
+        } catch {
+            needsQueryOnlyReset = true
+            throw error
+        }
+        isQueryOnly = false
     }
 
     /// Runs `block` in a transaction (a savepoint when one is already

@@ -51,9 +51,9 @@ extension Database {
         var walFrameCount: CInt = -1
         var checkpointedFrameCount: CInt = -1
         let code = sqlite3_wal_checkpoint_v2(
-            sqliteConnection, dbName, kind.rawValue, &walFrameCount, &checkpointedFrameCount)
+            sqliteHandle, dbName, kind.rawValue, &walFrameCount, &checkpointedFrameCount)
         guard code == SQLITE_OK else {
-            let extendedCode = sqlite3_extended_errcode(sqliteConnection)
+            let extendedCode = sqlite3_extended_errcode(sqliteHandle)
             throw DatabaseError(
                 resultCode: extendedCode & 0xFF == code ? extendedCode : code, message: lastErrorMessage)
         }
@@ -83,7 +83,7 @@ extension Database {
                     (journal mode is memory): \(path). Use a DatabaseQueue for in-memory databases.
                     """)
             }
-            if sqlite3_db_readonly(sqliteConnection, "main") == 1 {
+            if sqlite3_db_readonly(sqliteHandle, "main") == 1 {
                 throw DatabaseError(resultCode: .SQLITE_READONLY, message: """
                     DatabasePool could not put the read-only database file in WAL mode (journal mode is \(mode)): \(path). \
                     Open it with Configuration.readonly, or make the file writable.

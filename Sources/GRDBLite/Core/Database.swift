@@ -20,7 +20,21 @@ public typealias SQLiteStatement = OpaquePointer
 public final class Database {
     /// The raw SQLite connection, for the SQLite C API. Don't close it,
     /// and don't use it after the database is closed.
-    public let sqliteConnection: SQLiteConnection
+    ///
+    /// Outside of a read-only access, it accepts writes: a read-only
+    /// access leaves SQLite's `query_only` on when it ends, and it goes
+    /// off before the next statement, or here.
+    public var sqliteConnection: SQLiteConnection {
+        if _slowPath(needsQueryOnlyReset) && readOnlyDepth == 0 && !isClosed
+            && accessOwner.load(ordering: .relaxed) == currentThreadID()
+        {
+            // A failure leaves it on: the C API then reports SQLITE_READONLY.
+            try? allowWritesAfterReadOnlyAccess()
+        }
+        return sqliteHandle
+    }
+    /// The raw SQLite connection, as the library uses it.
+    @usableFromInline let sqliteHandle: SQLiteConnection
     /// The configuration of the connection.
     public let configuration: Configuration
     /// The label of the connection.
@@ -111,7 +125,7 @@ public final class Database {
             sqlite3_close_v2(connection)
             throw DatabaseError(resultCode: code, message: "\(message ?? "cannot open database"): \(path)")
         }
-        self.sqliteConnection = connection
+        self.sqliteHandle = connection
         self.path = path
         self.description = description
         self.configuration = configuration
@@ -123,7 +137,7 @@ public final class Database {
     /// Applies the configuration; runs on the queue of the connection.
     func setUp() throws {
         if !configuration.acceptsDoubleQuotedStringLiterals {
-            grdblite_disable_dqs(sqliteConnection)
+            grdblite_disable_dqs(sqliteHandle)
         }
         // GRDB's functions and collations, which schemas may use.
         for function in DatabaseFunction.builtIn {
@@ -140,11 +154,11 @@ public final class Database {
         case .immediateError:
             break
         case .timeout(let seconds):
-            sqlite3_busy_timeout(sqliteConnection, CInt(max(0, min(seconds * 1000, Double(CInt.max)))))
+            sqlite3_busy_timeout(sqliteHandle, CInt(max(0, min(seconds * 1000, Double(CInt.max)))))
         case .callback(let callback):
             busyCallback = callback
             // Unmanaged, unretained: the handler belongs to the connection, which this object closes.
-            sqlite3_busy_handler(sqliteConnection, { dbPointer, tries in
+            sqlite3_busy_handler(sqliteHandle, { dbPointer, tries in
                 // Unmanaged, unretained: the connection removes this handler before it goes away.
                 let db = Unmanaged<Database>.fromOpaque(dbPointer!).takeUnretainedValue()
                 return db.busyCallback!(Int(tries)) ? 1 : 0
@@ -179,7 +193,7 @@ public final class Database {
         if isClosed { return }
         try prepareToClose()
         authorizer.uninstall(from: self)
-        let code = sqlite3_close(sqliteConnection)
+        let code = sqlite3_close(sqliteHandle)
         guard code == SQLITE_OK else {
             // An unfinished backup: the connection stays open.
             let message = lastErrorMessage
@@ -198,14 +212,14 @@ public final class Database {
         statementCache.removeAll()
         internalStatementCache.removeAll()
         dropSchemaDependentCaches()
-        if sqlite3_next_stmt(sqliteConnection, nil) != nil {
+        if sqlite3_next_stmt(sqliteHandle, nil) != nil {
             let code = ResultCode.SQLITE_BUSY
             if Database.logError != nil {
-                var statement = sqlite3_next_stmt(sqliteConnection, nil)
+                var statement = sqlite3_next_stmt(sqliteHandle, nil)
                 while let current = statement {
                     let sql = sqlite3_sql(current).map { String(cString: $0) } ?? ""
                     Database.log(code, "unfinalized statement: \(sql)")
-                    statement = sqlite3_next_stmt(sqliteConnection, current)
+                    statement = sqlite3_next_stmt(sqliteHandle, current)
                 }
             }
             throw DatabaseError(
@@ -226,7 +240,7 @@ public final class Database {
         // must not hear of.
         endObservations()
         authorizer.uninstall(from: self)
-        let code = sqlite3_close_v2(sqliteConnection)
+        let code = sqlite3_close_v2(sqliteHandle)
         if code != SQLITE_OK {
             Database.log(ResultCode(rawValue: code), "could not close database: \(lastErrorMessage ?? "")")
         }
@@ -284,33 +298,33 @@ public final class Database {
 
     /// The rowid of the last row inserted by this connection.
     public var lastInsertedRowID: Int64 {
-        isClosed ? 0 : sqlite3_last_insert_rowid(sqliteConnection)
+        isClosed ? 0 : sqlite3_last_insert_rowid(sqliteHandle)
     }
 
     /// The number of rows changed by the last INSERT, UPDATE or DELETE.
     public var changesCount: Int {
-        isClosed ? 0 : Int(sqlite3_changes64(sqliteConnection))
+        isClosed ? 0 : Int(sqlite3_changes64(sqliteHandle))
     }
 
     /// The number of rows changed since the connection was opened.
     public var totalChangesCount: Int {
-        isClosed ? 0 : Int(sqlite3_total_changes64(sqliteConnection))
+        isClosed ? 0 : Int(sqlite3_total_changes64(sqliteHandle))
     }
 
     /// Whether a transaction is open (the connection is not in autocommit mode).
     public var isInsideTransaction: Bool {
-        !isClosed && sqlite3_get_autocommit(sqliteConnection) == 0
+        !isClosed && sqlite3_get_autocommit(sqliteHandle) == 0
     }
 
     /// The last SQLite error code of the connection.
     public var lastErrorCode: ResultCode {
-        isClosed ? .SQLITE_MISUSE : ResultCode(rawValue: sqlite3_extended_errcode(sqliteConnection))
+        isClosed ? .SQLITE_MISUSE : ResultCode(rawValue: sqlite3_extended_errcode(sqliteHandle))
     }
 
     /// The last SQLite error message of the connection.
     public var lastErrorMessage: String? {
         isClosed
-            ? DatabaseError.connectionIsClosed().message : sqlite3_errmsg(sqliteConnection).map { String(cString: $0) }
+            ? DatabaseError.connectionIsClosed().message : sqlite3_errmsg(sqliteHandle).map { String(cString: $0) }
     }
 
     /// The version of the SQLite library, e.g. 3040001.
@@ -325,14 +339,14 @@ public final class Database {
         statementCache.removeAll()
         internalStatementCache.removeAll()
         if isClosed { return }
-        sqlite3_db_release_memory(sqliteConnection)
+        sqlite3_db_release_memory(sqliteHandle)
     }
 
     /// Interrupts the running statement, which fails with `SQLITE_INTERRUPT`.
     /// Safe to call from any thread.
     public func interrupt() {
         if isClosed { return }
-        sqlite3_interrupt(sqliteConnection)
+        sqlite3_interrupt(sqliteHandle)
     }
 
     // MARK: - Task cancellation
@@ -353,7 +367,7 @@ public final class Database {
         accessCancellation.withLock { state in
             state.isCancelled = true
             accessIsCancelled.store(true, ordering: .relaxed)
-            if state.ignoringDepth == 0 { sqlite3_interrupt(sqliteConnection) }
+            if state.ignoringDepth == 0 { sqlite3_interrupt(sqliteHandle) }
         }
     }
 

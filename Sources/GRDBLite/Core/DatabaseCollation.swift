@@ -68,7 +68,7 @@ public final class DatabaseCollation: Hashable, Sendable {
         // Unmanaged: SQLite owns a retained reference, released by xDestroy.
         let context = Unmanaged.passRetained(self).toOpaque()
         let code = sqlite3_create_collation_v2(
-            db.sqliteConnection, name, SQLITE_UTF8, context,
+            db.sqliteHandle, name, SQLITE_UTF8, context,
             { context, length1, bytes1, length2, bytes2 in
                 // Unmanaged, unretained: SQLite holds the retained reference until xDestroy.
                 let collation = Unmanaged<DatabaseCollation>.fromOpaque(context!).takeUnretainedValue()
@@ -105,6 +105,6 @@ extension Database {
         preconditionValidAccess()
         collations[CaseInsensitiveIdentifier(collation.name)] = nil
         if isClosed { return }
-        sqlite3_create_collation_v2(sqliteConnection, collation.name, SQLITE_UTF8, nil, nil, nil)
+        sqlite3_create_collation_v2(sqliteHandle, collation.name, SQLITE_UTF8, nil, nil, nil)
     }
 }

@@ -98,7 +98,7 @@ public final class DatabaseFunction: Hashable, @unchecked Sendable {
         switch kind {
         case .scalar:
             code = sqlite3_create_function_v2(
-                db.sqliteConnection, name, argumentCount, flags, context,
+                db.sqliteHandle, name, argumentCount, flags, context,
                 { sqliteContext, argc, argv in
                     // Unmanaged: the user data retained above, alive until xDestroy.
                     let function = Unmanaged<DatabaseFunction>
@@ -114,7 +114,7 @@ public final class DatabaseFunction: Hashable, @unchecked Sendable {
                 nil, nil, destroy)
         case .aggregate:
             code = sqlite3_create_function_v2(
-                db.sqliteConnection, name, argumentCount, flags, context,
+                db.sqliteHandle, name, argumentCount, flags, context,
                 nil,
                 { sqliteContext, argc, argv in
                     let state = DatabaseFunction.aggregateState(sqliteContext)
@@ -146,7 +146,7 @@ public final class DatabaseFunction: Hashable, @unchecked Sendable {
     }
 
     func uninstall(from db: Database) {
-        sqlite3_create_function_v2(db.sqliteConnection, name, argumentCount, SQLITE_UTF8, nil, nil, nil, nil, nil)
+        sqlite3_create_function_v2(db.sqliteHandle, name, argumentCount, SQLITE_UTF8, nil, nil, nil, nil, nil)
     }
 
     private static func arguments(_ argc: CInt, _ argv: UnsafeMutablePointer<OpaquePointer?>?) -> [DatabaseValue] {

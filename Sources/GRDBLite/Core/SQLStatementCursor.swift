@@ -90,6 +90,6 @@ extension Database {
     /// The maximum number of arguments a statement accepts
     /// (`SQLITE_LIMIT_VARIABLE_NUMBER`).
     public var maximumStatementArgumentCount: Int {
-        Int(sqlite3_limit(sqliteConnection, SQLITE_LIMIT_VARIABLE_NUMBER, -1))
+        Int(sqlite3_limit(sqliteHandle, SQLITE_LIMIT_VARIABLE_NUMBER, -1))
     }
 }

@@ -54,7 +54,7 @@ final class StatementAuthorizer {
     func install(on db: Database) {
         database = db
         // Unmanaged, unretained: the database that retains the authorizer removes it in uninstall.
-        sqlite3_set_authorizer(db.sqliteConnection, { pointer, action, arg1, arg2, _, _ in
+        sqlite3_set_authorizer(db.sqliteHandle, { pointer, action, arg1, arg2, _, _ in
             // Unmanaged, unretained: the database that retains the authorizer removes it in uninstall.
             Unmanaged<StatementAuthorizer>.fromOpaque(pointer!).takeUnretainedValue()
                 .authorize(action, arg1, arg2)
@@ -62,7 +62,7 @@ final class StatementAuthorizer {
     }
 
     func uninstall(from db: Database) {
-        sqlite3_set_authorizer(db.sqliteConnection, nil, nil)
+        sqlite3_set_authorizer(db.sqliteHandle, nil, nil)
     }
 
     /// Compiles with `body` and returns what the compiled statement does.

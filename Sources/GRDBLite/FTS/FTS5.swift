@@ -48,7 +48,7 @@ public struct FTS5: Sendable {
     /// pointer bound with the "fts5_api_ptr" type.
     static func apiIfAvailable(_ db: Database) throws -> UnsafePointer<fts5_api> {
         var statement: OpaquePointer?
-        let code = sqlite3_prepare_v2(db.sqliteConnection, "SELECT fts5(?)", -1, &statement, nil)
+        let code = sqlite3_prepare_v2(db.sqliteHandle, "SELECT fts5(?)", -1, &statement, nil)
         defer { sqlite3_finalize(statement) }
         guard code == SQLITE_OK, let statement else {
             throw DatabaseError(resultCode: code, message: "FTS5 is not available")

@@ -15,7 +15,7 @@ extension Database {
         let pageSize = try Int.fetchOne(self, sql: "PRAGMA main.page_size") ?? 4096
         sqlite3_exec(emptyConnection, "PRAGMA page_size = \(pageSize)", nil, nil, nil)
 
-        guard let backup = sqlite3_backup_init(sqliteConnection, "main", emptyConnection, "main") else {
+        guard let backup = sqlite3_backup_init(sqliteHandle, "main", emptyConnection, "main") else {
             throw DatabaseError(resultCode: lastErrorCode, message: lastErrorMessage)
         }
         let stepCode = sqlite3_backup_step(backup, -1)

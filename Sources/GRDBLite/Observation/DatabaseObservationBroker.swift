@@ -65,7 +65,7 @@ final class DatabaseObservationBroker: StatementExecutionObserver {
 
     private init(database: Database) {
         self.database = database
-        self.connection = database.sqliteConnection
+        self.connection = database.sqliteHandle
         // Changes made in savepoints that were open before any observer
         // need not be held: there are none.
         self.savepointStarts = Array(repeating: 0, count: database.savepointNames.count)

@@ -258,6 +258,26 @@ import GRDBLite
         #expect(try values(dbQueue) == [1, 2])
     }
 
+    /// The raw connection accepts C API writes outside of read-only
+    /// accesses, even as the first thing after a read, and refuses them
+    /// inside.
+    @Test func rawConnectionWritesAfterARead() throws {
+        let dbQueue = try makeQueue()
+        _ = try dbQueue.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM t") }
+        dbQueue.inDatabase { db in
+            #expect(sqlite3_exec(db.sqliteConnection, "INSERT INTO t (a) VALUES (1)", nil, nil, nil) == SQLITE_OK)
+        }
+        _ = try dbQueue.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM t") }
+        try dbQueue.writeWithoutTransaction { db in
+            #expect(sqlite3_exec(db.sqliteConnection, "INSERT INTO t (a) VALUES (2)", nil, nil, nil) == SQLITE_OK)
+            try db.readOnly {
+                let code = sqlite3_exec(db.sqliteConnection, "INSERT INTO t (a) VALUES (3)", nil, nil, nil)
+                #expect(code == SQLITE_READONLY)
+            }
+        }
+        #expect(try values(dbQueue) == [1, 2])
+    }
+
     /// Consecutive read-only accesses don't expire the connection's
     /// statements: a cached statement is not compiled again.
     @Test func consecutiveReadsKeepCompiledStatements() throws {

@@ -50,7 +50,7 @@ extension Database {
         if isClosed || destDb.isClosed {
             throw DatabaseError.connectionIsClosed()
         }
-        guard let backup = sqlite3_backup_init(destDb.sqliteConnection, "main", sqliteConnection, "main") else {
+        guard let backup = sqlite3_backup_init(destDb.sqliteHandle, "main", sqliteHandle, "main") else {
             // The error is stored in the destination connection.
             throw DatabaseError(resultCode: destDb.lastErrorCode, message: destDb.lastErrorMessage)
         }
@@ -95,7 +95,7 @@ extension Database {
     /// connection when it has one for this code, SQLite's generic one
     /// otherwise.
     private static func backupMessage(_ code: CInt, _ destDb: Database) -> String {
-        if sqlite3_errcode(destDb.sqliteConnection) & 0xFF == code & 0xFF, let message = destDb.lastErrorMessage {
+        if sqlite3_errcode(destDb.sqliteHandle) & 0xFF == code & 0xFF, let message = destDb.lastErrorMessage {
             return message
         }
         return String(cString: sqlite3_errstr(code))

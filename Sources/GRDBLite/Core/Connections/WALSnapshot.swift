@@ -28,7 +28,7 @@ final class WALSnapshot: @unchecked Sendable {
     init(_ db: Database) throws {
         let api = try SnapshotAPI.required()
         var pointer: UnsafeMutableRawPointer?
-        let code = api.get(db.sqliteConnection, "main", &pointer)
+        let code = api.get(db.sqliteHandle, "main", &pointer)
         guard code == SQLITE_OK, let pointer else {
             throw Self.explainFailure(code: code, in: db)
         }
@@ -42,7 +42,7 @@ final class WALSnapshot: @unchecked Sendable {
 
     /// Makes the read transaction that `db` just began see this state.
     func open(in db: Database) throws {
-        let code = api.open(db.sqliteConnection, "main", pointer)
+        let code = api.open(db.sqliteHandle, "main", pointer)
         guard code == SQLITE_OK else {
             throw DatabaseError(resultCode: code, message: db.lastErrorMessage)
         }
