@@ -214,7 +214,8 @@ public final class Row {
 
     func columnName(atUncheckedIndex index: Int) -> String {
         if let statement {
-            return GRDBLite.columnName(statement.sqliteStatement, CInt(truncatingIfNeeded: offset &+ index))
+            // The statement's names, read once: no C string decoded again.
+            return statement.columnNames[offset &+ index]
         }
         if let adaptation { return adaptation.columns.name(index) }
         return storedNames[offset + index]

@@ -618,9 +618,8 @@ enum RecordValueDecoding<Record: FetchableRecord> {
         _ type: T.Type, row: Row, columnIndex index: Int,
         codingPath: @autoclosure () -> [any CodingKey]) throws -> T
     {
-        let column = row.columnName(atUncheckedIndex: index)
         if T.self == Date.self {
-            let strategy = Record.databaseDateDecodingStrategy(for: column)
+            let strategy = Record.databaseDateDecodingStrategy(for: row.columnName(atUncheckedIndex: index))
             if case .deferredToDate = strategy {
                 // The default: read from the column's bytes, as a `Date`
                 // property of `init(row:)` reads, without the `String` of
@@ -635,6 +634,7 @@ enum RecordValueDecoding<Record: FetchableRecord> {
         }
         if T.self == Data.self {
             let dbValue = row.databaseValue(atUncheckedIndex: index)
+            let column = row.columnName(atUncheckedIndex: index)
             guard let data = Record.databaseDataDecodingStrategy(for: column).decode(dbValue) else {
                 throw RowDecodingError.valueMismatch(Data.self, row: row, columnIndex: index, databaseValue: dbValue)
             }
