@@ -17,8 +17,7 @@ extension Date: DatabaseValueConvertible, StatementColumnConvertible {
             let bytes = UnsafeBufferPointer(
                 start: sqlite3_column_text(sqliteStatement, index),
                 count: Int(sqlite3_column_bytes(sqliteStatement, index)))
-            guard let fields = SQLiteDateParser.parse(bytes) else { return nil }
-            self.init(fields: fields)
+            self.init(sqliteText: bytes)
         default:
             return nil
         }
@@ -42,9 +41,57 @@ extension Date: DatabaseValueConvertible, StatementColumnConvertible {
         switch dbValue.storage {
         case .int64(let value): Date(timeIntervalSince1970: Double(value))
         case .double(let value): Date(timeIntervalSince1970: value)
-        case .string(let string): SQLiteDateParser.parse(string).flatMap(Date.init(fields:))
+        case .string(var string): string.withUTF8 { Date(sqliteText: $0) }
         default: nil
         }
+    }
+
+    /// The date of a text in any SQLite date format, or nil. The storage
+    /// format is read at fixed offsets, the others by the parser.
+    init?(sqliteText bytes: UnsafeBufferPointer<UInt8>) {
+        if let date = Date(storageFormat: bytes) {
+            self = date
+        } else {
+            guard let fields = SQLiteDateParser.parse(bytes) else { return nil }
+            self.init(fields: fields)
+        }
+    }
+
+    /// The date of "yyyy-MM-dd HH:mm:ss.SSS" or "yyyy-MM-dd HH:mm:ss"
+    /// (space or `T`), the same `Date` as `init(fields:)` gives; nil for
+    /// any other text. The fast path of reading stored dates: fixed
+    /// offsets, and no `Fields` to build.
+    init?(storageFormat bytes: UnsafeBufferPointer<UInt8>) {
+        let count = bytes.count
+        guard count == 23 || count == 19, let text = bytes.baseAddress else { return nil }
+        /// The number of the two digits at `offset`, or 100 if a byte is
+        /// not a digit (then out of every field's range). No loop and no
+        /// optional: the whole read stays inline.
+        @inline(__always)
+        func twoDigits(_ offset: Int) -> Int {
+            let tens = text[offset] &- 0x30
+            let ones = text[offset + 1] &- 0x30
+            return tens < 10 && ones < 10 ? Int(tens) * 10 + Int(ones) : 100
+        }
+        let century = twoDigits(0), yearOfCentury = twoDigits(2), month = twoDigits(5), day = twoDigits(8)
+        let hour = twoDigits(11), minute = twoDigits(14), second = twoDigits(17)
+        guard text[4] == 0x2D, text[7] == 0x2D, text[10] == 0x20 || text[10] == 0x54, // - - space T
+              text[13] == 0x3A, text[16] == 0x3A, // : :
+              century < 100, yearOfCentury < 100, month >= 1, month <= 12, day >= 1,
+              hour < 24, minute < 60, second < 60
+        else { return nil }
+        let year = century * 100 + yearOfCentury
+        guard day <= 28 || day <= SQLiteDateParser.daysInMonth(year: year, month: month) else { return nil }
+        var milliseconds = 0
+        if count == 23 {
+            let hundreds = text[20] &- 0x30
+            let rest = twoDigits(21)
+            guard text[19] == 0x2E, hundreds < 10, rest < 100 else { return nil } // .
+            milliseconds = Int(hundreds) * 100 + rest
+        }
+        let seconds = CivilCalendar.days(year: year, month: month, day: day) * 86_400
+            + hour * 3600 + minute * 60 + second
+        self.init(millisecondsSinceReferenceDate: (seconds - Self.referenceDateSince1970) * 1000 + milliseconds)
     }
 
     /// Nil for time-only formats, which are not dates.
@@ -58,8 +105,12 @@ extension Date: DatabaseValueConvertible, StatementColumnConvertible {
         // nearest `Date` to the text, the one GRDB reads through
         // `Calendar` (from 1970, the result can be 100 ns away).
         let milliseconds = fields.nanosecond / 1_000_000
-        let sinceReferenceDate = (seconds - Self.referenceDateSince1970) * 1000 + milliseconds
-        self.init(timeIntervalSinceReferenceDate: Double(sinceReferenceDate) / 1000)
+        self.init(millisecondsSinceReferenceDate: (seconds - Self.referenceDateSince1970) * 1000 + milliseconds)
+    }
+
+    /// One division from 2001, the nearest `Date` (see `init(fields:)`).
+    private init(millisecondsSinceReferenceDate milliseconds: Int) {
+        self.init(timeIntervalSinceReferenceDate: Double(milliseconds) / 1000)
     }
 
     /// 2001-01-01 00:00:00 UTC, in seconds since 1970.
