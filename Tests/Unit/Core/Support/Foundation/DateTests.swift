@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GRDBLite
+import TestSupport
 
 @Suite struct DateTests {
     // 2024-01-02 00:00:00 UTC
@@ -230,23 +231,11 @@ import Testing
         return text.withUTF8 { SQLiteDateParser.parse($0).flatMap(Date.init(fields:)) }
     }
 
-    /// A deterministic generator (SplitMix64).
-    struct Generator {
-        var state: UInt64 = 26
-        mutating func below(_ bound: Int) -> Int {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return Int((z ^ (z >> 31)) % UInt64(bound))
-        }
-    }
-
     @Test func theFastPathGivesTheParsersDate() {
         // Every year, its first and last instants, the days around the end
         // of February, and a random instant; with and without the
         // fraction, with a space or `T`.
-        var generator = Generator()
+        var random = SeededGenerator(seed: 26)
         var mismatches: [String] = []
         for year in 0...9999 {
             let isLeap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
@@ -254,11 +243,13 @@ import Testing
                 Self.text(year, 1, 1, 0, 0, 0, 0), Self.text(year, 12, 31, 23, 59, 59, 999),
                 Self.text(year, 2, 28, 12, 30, 30, 500), Self.text(year, 3, 1, 0, 0, 0, nil),
                 Self.text(
-                    year, 1 + generator.below(12), 1 + generator.below(28), generator.below(24), generator.below(60),
-                    generator.below(60), generator.below(1000), separator: "T"),
+                    year, .random(in: 1...12, using: &random), .random(in: 1...28, using: &random),
+                    .random(in: 0..<24, using: &random), .random(in: 0..<60, using: &random),
+                    .random(in: 0..<60, using: &random), .random(in: 0..<1000, using: &random), separator: "T"),
                 Self.text(
-                    year, 1 + generator.below(12), 1 + generator.below(28), generator.below(24), generator.below(60),
-                    generator.below(60), nil, separator: "T"),
+                    year, .random(in: 1...12, using: &random), .random(in: 1...28, using: &random),
+                    .random(in: 0..<24, using: &random), .random(in: 0..<60, using: &random),
+                    .random(in: 0..<60, using: &random), nil),
             ]
             if isLeap { texts.append(Self.text(year, 2, 29, 23, 59, 59, 1)) }
             for text in texts {
