@@ -61,6 +61,8 @@ extension Date: DatabaseValueConvertible, StatementColumnConvertible {
     /// (space or `T`), the same `Date` as `init(fields:)` gives; nil for
     /// any other text. The fast path of reading stored dates: the text is
     /// checked and read eight bytes at a time, with no `Fields` to build.
+    /// Inline in the column read, whose calls it would double.
+    @inline(__always)
     init?(storageFormat bytes: UnsafeBufferPointer<UInt8>) {
         let count = bytes.count
         guard count == 23 || count == 19, let start = bytes.baseAddress,

@@ -133,7 +133,8 @@ enum CivilCalendar {
     /// the text formats have). Years start in March, so that the leap day
     /// ends them, and are counted from the year -400: every number is
     /// positive and small, for unsigned divisions and no overflow checks
-    /// (this runs for each date read).
+    /// (this runs for each date read, inline).
+    @inline(__always)
     static func days(year: Int, month: Int, day: Int) -> Int {
         let isJanuaryOrFebruary = month <= 2
         let y = UInt(bitPattern: year &+ (isJanuaryOrFebruary ? 399 : 400))
