@@ -129,14 +129,20 @@ struct SQLiteDateParser {
 /// Proleptic Gregorian calendar arithmetic, as SQLite's date functions
 /// compute (no switch to the Julian calendar before 1582).
 enum CivilCalendar {
-    /// Days since 1970-01-01.
+    /// Days since 1970-01-01 of a date of years 0...9999 (four digits, as
+    /// the text formats have). Years start in March, so that the leap day
+    /// ends them, and are counted from the year -400: every number is
+    /// positive and small, for unsigned divisions and no overflow checks
+    /// (this runs for each date read, inline).
+    @inline(__always)
     static func days(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
+        let isJanuaryOrFebruary = month <= 2
+        let y = UInt(bitPattern: year &+ (isJanuaryOrFebruary ? 399 : 400))
+        let m = UInt(bitPattern: month &+ (isJanuaryOrFebruary ? 9 : -3))
+        let dayOfYear = (153 &* m &+ 2) / 5 &+ UInt(bitPattern: day) &- 1
+        let days = y &* 365 &+ y / 4 &- y / 100 &+ y / 400 &+ dayOfYear
+        // 146_097 days in 400 years; 719_468 from 0000-03-01 to 1970-01-01.
+        return Int(bitPattern: days) &- (146_097 + 719_468)
     }
 
     /// The date of a number of days since 1970-01-01.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-import GRDBLite
+@testable import GRDBLite
+import TestSupport
 
 @Suite struct DateTests {
     // 2024-01-02 00:00:00 UTC
@@ -200,6 +201,120 @@ import GRDBLite
         }
         for invalid: DatabaseValue in [.null, "foo".databaseValue, "01:02".databaseValue, Data().databaseValue] {
             #expect(NSDate.fromDatabaseValue(invalid) == nil)
+        }
+    }
+}
+
+@Suite struct DateStorageFormatTests {
+    /// "yyyy-MM-dd HH:mm:ss.SSS", with `separator` between day and hour,
+    /// and no fraction if `millisecond` is nil.
+    static func text(
+        _ year: Int, _ month: Int, _ day: Int, _ hour: Int, _ minute: Int, _ second: Int, _ millisecond: Int?,
+        separator: String = " ") -> String
+    {
+        func digits(_ value: Int, _ width: Int) -> String {
+            let text = String(value)
+            return String(repeating: "0", count: width - text.count) + text
+        }
+        let seconds = "\(digits(hour, 2)):\(digits(minute, 2)):\(digits(second, 2))"
+        let date = "\(digits(year, 4))-\(digits(month, 2))-\(digits(day, 2))\(separator)\(seconds)"
+        return millisecond.map { "\(date).\(digits($0, 3))" } ?? date
+    }
+
+    static func fastPath(_ text: String) -> Date? {
+        var text = text
+        return text.withUTF8 { Date(storageFormat: $0) }
+    }
+
+    static func parser(_ text: String) -> Date? {
+        var text = text
+        return text.withUTF8 { SQLiteDateParser.parse($0).flatMap(Date.init(fields:)) }
+    }
+
+    @Test func theFastPathGivesTheParsersDate() {
+        // Every year, its first and last instants, the days around the end
+        // of February, and a random instant; with and without the
+        // fraction, with a space or `T`.
+        var random = SeededGenerator(seed: 26)
+        var mismatches: [String] = []
+        for year in 0...9999 {
+            let isLeap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+            var texts = [
+                Self.text(year, 1, 1, 0, 0, 0, 0), Self.text(year, 12, 31, 23, 59, 59, 999),
+                Self.text(year, 2, 28, 12, 30, 30, 500), Self.text(year, 3, 1, 0, 0, 0, nil),
+                Self.text(
+                    year, .random(in: 1...12, using: &random), .random(in: 1...28, using: &random),
+                    .random(in: 0..<24, using: &random), .random(in: 0..<60, using: &random),
+                    .random(in: 0..<60, using: &random), .random(in: 0..<1000, using: &random), separator: "T"),
+                Self.text(
+                    year, .random(in: 1...12, using: &random), .random(in: 1...28, using: &random),
+                    .random(in: 0..<24, using: &random), .random(in: 0..<60, using: &random),
+                    .random(in: 0..<60, using: &random), nil),
+            ]
+            if isLeap { texts.append(Self.text(year, 2, 29, 23, 59, 59, 1)) }
+            for text in texts {
+                let fast = Self.fastPath(text)
+                let parsed = Self.parser(text)
+                // Bit-equal, and not nil: the fast path reads them all.
+                if fast == nil || fast?.timeIntervalSinceReferenceDate.bitPattern
+                    != parsed?.timeIntervalSinceReferenceDate.bitPattern
+                {
+                    mismatches.append("\(text): \(String(describing: fast)) vs \(String(describing: parsed))")
+                }
+            }
+        }
+        #expect(mismatches.prefix(10) == [])
+    }
+
+    @Test func everyMillisecondOfASecond() {
+        for millisecond in 0..<1000 {
+            let text = Self.text(2024, 2, 29, 23, 59, 59, millisecond)
+            let fast = Self.fastPath(text)
+            #expect(fast != nil)
+            #expect(
+                fast?.timeIntervalSinceReferenceDate.bitPattern
+                    == Self.parser(text)?.timeIntervalSinceReferenceDate.bitPattern)
+        }
+    }
+
+    @Test func theFastPathReadsNothingTheParserRejectsOrReadsOtherwise() {
+        // Each byte of stored dates replaced by another: the fast path
+        // gives nil (the parser's turn) or the parser's date.
+        let texts = [
+            "2024-02-29 23:59:59.999", "2023-02-28 09:19:29.999", "1900-03-01 00:00:00.000", "0000-01-01 00:00:00",
+            "9999-12-31T23:59:59",
+        ]
+        let replacements = Array("0123456789 T-:./+Zz\u{0}x").map { UInt8(ascii: $0.unicodeScalars.first!) }
+        var mismatches: [String] = []
+        for text in texts {
+            for position in 0..<text.utf8.count {
+                for replacement in replacements {
+                    var bytes = Array(text.utf8)
+                    bytes[position] = replacement
+                    let variant = String(decoding: bytes, as: UTF8.self)
+                    guard let fast = Self.fastPath(variant) else { continue }
+                    if fast.timeIntervalSinceReferenceDate.bitPattern
+                        != Self.parser(variant)?.timeIntervalSinceReferenceDate.bitPattern
+                    {
+                        mismatches.append(variant)
+                    }
+                }
+            }
+        }
+        #expect(mismatches == [])
+        for invalid in [
+            "2023-02-29 00:00:00.000", "1900-02-29 00:00:00", "2024-04-31 00:00:00.000", "2024-01-02 24:00:00.000",
+            "2024-01-02 03:60:00", "2024-01-02 03:04:60.000", "2024-13-01 00:00:00", "2024-00-01 00:00:00",
+            "2024-01-00 00:00:00", "2024-01-02 03:04:05,000", "2024-01-02X03:04:05", "2024-01-02 03:04:05.0x0",
+        ] {
+            #expect(Self.fastPath(invalid) == nil, "\(invalid)")
+        }
+        // Other formats are the parser's.
+        for other in [
+            "2024-01-02 03:04:05Z", "2024-01-02 03:04:05.00Z", "2024-01-02 03:04:05.6789", "2024-01-02 03:04+01:00",
+            "2024-01-02",
+        ] {
+            #expect(Self.fastPath(other) == nil, "\(other)")
         }
     }
 }
