@@ -19,10 +19,18 @@ import Testing
             .removeDuplicates()
             .start(in: writer, scheduling: .async(onQueue: ObservationQueue().queue), recorder: recorder)
         try await recorder.waitForValues(count: 1)
-        try write(writer, "INSERT INTO t(name) VALUES ('y')")  // fetched, same value
-        try write(writer, "INSERT INTO t(name) VALUES ('x')")
-        try write(writer, "UPDATE t SET name = 'z' WHERE name = 'y'")  // fetched, same value
-        try write(writer, "DELETE FROM t WHERE name = 'x'")
+        // Each change is fetched before the next one is written: a pool
+        // may fetch once for several commits that come in a row.
+        let changes = [
+            "INSERT INTO t(name) VALUES ('y')",  // fetched, same value
+            "INSERT INTO t(name) VALUES ('x')",
+            "UPDATE t SET name = 'z' WHERE name = 'y'",  // fetched, same value
+            "DELETE FROM t WHERE name = 'x'",
+        ]
+        for (offset, sql) in changes.enumerated() {
+            try write(writer, sql)
+            try await waitUntil("fetch \(offset + 2)") { fetches.value >= offset + 2 }
+        }
         let values = try await recorder.waitForValues(count: 3)
         #expect(values == [0, 1, 0])
         #expect(fetches.value == 5)

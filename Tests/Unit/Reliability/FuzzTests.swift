@@ -301,13 +301,15 @@ import TestSupport
         let iterations = 3000 * reliabilityScale
         var outcomes: [String: Int] = [:]
         for iteration in 0..<iterations {
+            // A new budget first: the previous operation may have spent
+            // it, and the schema's statements would then be interrupted.
+            dbQueue.inDatabase { _ in budget.remaining = 1000 }
             if iteration % 50 == 0 {
                 try dbQueue.inDatabase { db in
                     if db.isInsideTransaction { try db.rollback() }
                     try db.execute(sql: Self.schema)
                 }
             }
-            dbQueue.inDatabase { _ in budget.remaining = 1000 }
             let error = Self.runRandomOperation(dbQueue, &random)
             switch error {
             case nil:
@@ -321,6 +323,7 @@ import TestSupport
             }
             // The queue still works.
             let one = try dbQueue.writeWithoutTransaction { db -> Int? in
+                budget.remaining = 1000
                 if db.isInsideTransaction { try db.rollback() } // left open by the random SQL
                 return try Int.fetchOne(db, sql: "SELECT 1")
             }
