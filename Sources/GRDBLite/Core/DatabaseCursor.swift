@@ -43,6 +43,19 @@ extension DatabaseCursor {
         return result
     }
 
+    /// All remaining elements, each moved into the array. `Array(cursor)`
+    /// iterates through `forEach`, whose closure borrows each element: the
+    /// array would hold a copy (a retain and a release of every string of
+    /// a record).
+    @inlinable
+    func _fetchAll() throws -> [Element] {
+        var elements: [Element] = []
+        while let element = try next() {
+            elements.append(element)
+        }
+        return elements
+    }
+
     /// Calls `body` on each element.
     @inlinable
     public func forEach(_ body: (Element) throws -> Void) throws {

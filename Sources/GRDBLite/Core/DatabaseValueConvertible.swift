@@ -129,7 +129,7 @@ extension DatabaseValueConvertible {
     public static func fetchAll(
         _ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil
     ) throws -> [Self] {
-        try Array(fetchCursor(statement, arguments: arguments, adapter: adapter))
+        try fetchCursor(statement, arguments: arguments, adapter: adapter)._fetchAll()
     }
 
     /// The value of the leftmost column of the first row, or nil if there

@@ -39,7 +39,7 @@ extension FetchableRecord where Self: TableRecord {
     /// The records with these primary keys, in no particular order.
     public static func fetchAll(_ db: Database, keys: some Collection<some DatabaseValueConvertible>) throws -> [Self] {
         if keys.isEmpty { return [] }
-        return try Array(fetchCursor(db, keys: keys))
+        return try fetchCursor(db, keys: keys)._fetchAll()
     }
 
     /// The record with this primary key, or nil.
@@ -76,7 +76,7 @@ extension FetchableRecord where Self: TableRecord {
     /// The records with these unique keys: `[["email": "a@example.com"]]`.
     public static func fetchAll(_ db: Database, keys: [[String: (any DatabaseValueConvertible)?]]) throws -> [Self] {
         if keys.isEmpty { return [] }
-        return try Array(fetchCursor(db, keys: keys))
+        return try fetchCursor(db, keys: keys)._fetchAll()
     }
 
     /// The record with this unique key, or nil.

@@ -105,7 +105,7 @@ extension FetchableRecord {
     public static func fetchAll(
         _ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil
     ) throws -> [Self] {
-        try Array(fetchCursor(statement, arguments: arguments, adapter: adapter))
+        try fetchCursor(statement, arguments: arguments, adapter: adapter)._fetchAll()
     }
 
     /// The first record of a query, or nil.

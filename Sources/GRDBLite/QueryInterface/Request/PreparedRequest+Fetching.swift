@@ -73,7 +73,7 @@ extension PreparedRequest {
         if supplementaryFetch != nil {
             return try fetchAllRows(db).map(Record.init(row:))
         }
-        return try Array(makeRecordCursor(of: Record.self))
+        return try makeRecordCursor(of: Record.self)._fetchAll()
     }
 
     /// The first record.
