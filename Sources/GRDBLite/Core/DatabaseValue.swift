@@ -69,17 +69,8 @@ public struct DatabaseValue: Hashable, Sendable {
         case SQLITE_FLOAT:
             storage = .double(sqlite3_column_double(sqliteStatement, index))
         case SQLITE_TEXT:
-            let bytes = UnsafeBufferPointer(
-                start: sqlite3_column_text(sqliteStatement, index),
-                count: Int(sqlite3_column_bytes(sqliteStatement, index)))
-            // Text that is not valid UTF-8 is kept as bytes rather than
-            // repaired: converting it to String then fails instead of
-            // returning a different string.
-            if let string = String.validatingUTF8Bytes(bytes) {
-                storage = .string(string)
-            } else {
-                storage = .blob(Data(bytes))
-            }
+            let text = sqlite3_column_text(sqliteStatement, index)
+            storage = Self.textStorage(text, count: Int(sqlite3_column_bytes(sqliteStatement, index)))
         case SQLITE_BLOB:
             storage = .blob(Data(Self.blobBytes(sqliteStatement, index)))
         default:
@@ -95,14 +86,8 @@ public struct DatabaseValue: Hashable, Sendable {
         case SQLITE_FLOAT:
             storage = .double(sqlite3_value_double(sqliteValue))
         case SQLITE_TEXT:
-            let bytes = UnsafeBufferPointer(
-                start: sqlite3_value_text(sqliteValue),
-                count: Int(sqlite3_value_bytes(sqliteValue)))
-            if let string = String.validatingUTF8Bytes(bytes) {
-                storage = .string(string)
-            } else {
-                storage = .blob(Data(bytes))
-            }
+            let text = sqlite3_value_text(sqliteValue)
+            storage = Self.textStorage(text, count: Int(sqlite3_value_bytes(sqliteValue)))
         case SQLITE_BLOB:
             let count = Int(sqlite3_value_bytes(sqliteValue))
             if count > 0, let start = sqlite3_value_blob(sqliteValue) {
@@ -113,6 +98,18 @@ public struct DatabaseValue: Hashable, Sendable {
         default:
             storage = .null
         }
+    }
+
+    /// The storage of a text that SQLite hands over. Text that is not valid
+    /// UTF-8 is kept as bytes rather than repaired: converting it to String
+    /// then fails instead of returning a different string.
+    static func textStorage(_ text: UnsafePointer<UInt8>?, count: Int) -> Storage {
+        // SQLite gives no text only when out of memory.
+        guard let text else { return .string("") }
+        if let string = String.validatingSQLiteText(text, count: count) {
+            return .string(string)
+        }
+        return .blob(Data(bytes: text, count: count))
     }
 
     /// The bytes of a blob column, valid until the statement moves on.

@@ -246,8 +246,8 @@ extension String: DatabaseValueConvertible, StatementColumnConvertible {
         // NULL for NULL only (or when out of memory), and "" for an empty
         // text or blob.
         guard let text = sqlite3_column_text(sqliteStatement, index) else { return nil }
-        let bytes = UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(sqliteStatement, index)))
-        guard let string = String.validatingUTF8Bytes(bytes) else { return nil }
+        guard let string = String.validatingSQLiteText(text, count: Int(sqlite3_column_bytes(sqliteStatement, index)))
+        else { return nil }
         self = string
     }
 

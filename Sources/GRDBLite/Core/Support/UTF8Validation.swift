@@ -6,11 +6,14 @@ import Foundation
 // The standard library's `String(validating:as:)` is generic over the
 // encoding and the sequence: its entry point runs unspecialized, with
 // runtime metadata lookups, at every call, and costs about three times
-// the text read itself. The functions below are concrete: an ASCII check
-// eight bytes at a time, then `String(decoding:as:)`, whose buffer entry
-// point specializes, and for other text the decoded bytes compared with
-// the input (decoding repairs invalid UTF-8 with U+FFFD, so the bytes
-// differ exactly when the input was invalid).
+// the text read itself. The functions below are concrete. SQLite's text
+// ends with a NUL byte: `String(validatingCString:)` validates it in one
+// pass, without repairing. Other bytes (blobs, text with NUL bytes
+// inside) take an ASCII check eight bytes at a time, then
+// `String(decoding:as:)`, whose buffer entry point specializes, and for
+// other text the decoded bytes compared with the input (decoding repairs
+// invalid UTF-8 with U+FFFD, so the bytes differ exactly when the input
+// was invalid).
 
 extension String {
     /// The string of UTF-8 bytes, or nil if they are not valid UTF-8.
@@ -20,6 +23,25 @@ extension String {
             return String(decoding: bytes, as: UTF8.self)
         }
         return validatingNonASCIIBytes(bytes)
+    }
+
+    /// The string of a text that SQLite hands over (`count` bytes, then a
+    /// NUL byte), or nil if it is not valid UTF-8.
+    ///
+    /// `String(validatingCString:)` is concrete: it measures the text up to
+    /// its first NUL byte, and validates it once, without repairing. Only a
+    /// text with NUL bytes inside (shorter as a C string) takes the general
+    /// path, which keeps them.
+    @inlinable
+    static func validatingSQLiteText(_ text: UnsafePointer<UInt8>, count: Int) -> String? {
+        // Unsafe: SQLite's text ends with a NUL byte after its `count` bytes.
+        let prefix = text.withMemoryRebound(to: CChar.self, capacity: count &+ 1) {
+            String(validatingCString: $0)
+        }
+        // Invalid before its first NUL byte: invalid as a whole.
+        guard let prefix else { return nil }
+        if prefix.utf8.count == count { return prefix }
+        return validatingUTF8Bytes(UnsafeBufferPointer(start: text, count: count))
     }
 
     /// The string of UTF-8 bytes, or nil if they are not valid UTF-8.

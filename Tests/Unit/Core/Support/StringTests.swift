@@ -58,12 +58,15 @@ import GRDBLite
 
     /// Invalid UTF-8 anywhere (in the first or a later group of eight
     /// bytes, after other non-ASCII text, cut at the end, overlong, a
-    /// surrogate, or replaced by as many bytes as it has) is refused by
+    /// surrogate, replaced by as many bytes as it has, or after a NUL
+    /// byte) is refused by
     /// every read path; valid text around the same positions is read.
     @Test(arguments: [
         "FF", "61FF", "6162636465666768FF", "61626364656667FF68", "616263646566676869FF",
         "C3A9FF", "C3A961626364656667FF", "E282", "6162636465666768E282", "C0AF", "EDA080",
         "F09080", "F0908061", "F4908080", "C3A96162636465666768696A6B6C6DF09080",
+        // Before and after a NUL byte: a text is checked whole, not as a C string.
+        "FF0061", "6100FF", "00FF", "610062636465666768FF", "6100E282",
     ])
     func invalidUTF8IsRefusedAtAnyPosition(hex: String) throws {
         let dbQueue = try DatabaseQueue()
