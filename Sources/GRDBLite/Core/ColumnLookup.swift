@@ -7,6 +7,11 @@
 /// identical for the same string literal. Any mismatch falls back to a
 /// search, so lookups in another order stay correct, only slower.
 ///
+/// Coding keys (`Decodable` records) are matched the same way by their
+/// type and bits when they can be (``bits(of:)``): reading `stringValue`
+/// through the key's witness table, then releasing it, costs more than
+/// reading the column.
+///
 /// Owned by its ``Statement`` through a pointer, so that the hot path pays
 /// neither reference counting nor exclusivity checks.
 @usableFromInline
@@ -22,6 +27,30 @@ struct ColumnLookup {
         @usableFromInline var index: Int
         /// Keeps the string alive, so that its bits identify it.
         var name: String
+        /// The type of the coding key whose `stringValue` is `name`, if
+        /// the lookup was made by a coding key, and the key's bits (see
+        /// ``ColumnLookup/bits(of:)``).
+        @usableFromInline var keyType: ObjectIdentifier?
+        @usableFromInline var keyBits: UInt64 = 0
+    }
+
+    /// The bits of a coding key whose type holds no reference and 0, 1, 2,
+    /// 4 or 8 bytes (the synthesized `CodingKeys` enums), or nil: equal bits
+    /// of the same type are the same key, whose `stringValue` is the same.
+    @inlinable
+    @inline(__always)
+    static func bits<Key: CodingKey>(of key: Key) -> UInt64? {
+        guard _isPOD(Key.self) else { return nil }
+        // Unsafe casts below: the key's bytes, of the size checked, only
+        // compared, never used as a key.
+        switch MemoryLayout<Key>.size {
+        case 0: return 0
+        case 1: return UInt64(unsafeBitCast(key, to: UInt8.self)) // unsafe: see above
+        case 2: return UInt64(unsafeBitCast(key, to: UInt16.self)) // unsafe: see above
+        case 4: return UInt64(unsafeBitCast(key, to: UInt32.self)) // unsafe: see above
+        case 8: return unsafeBitCast(key, to: UInt64.self) // unsafe: see above
+        default: return nil
+        }
     }
 
     /// The ordinal of the next lookup in the current row.
@@ -62,6 +91,43 @@ extension UnsafeMutablePointer where Pointee == ColumnLookup {
             }
         }
         return slowIndex(of: name, offset: offset, width: width, in: statement)
+    }
+
+    /// The index of the column named by `key`, whose bits are `keyBits`
+    /// (see ``ColumnLookup/bits(of:)``), as `index(of: key.stringValue, …)`.
+    @inlinable
+    @inline(__always)
+    func index<Key: CodingKey>(
+        of key: Key, keyBits: UInt64, offset: Int, width: Int, in statement: Statement
+    ) -> Int? {
+        let position = pointee.position
+        if position < pointee.count {
+            let entry = pointee.entries + position
+            if entry.pointee.keyType == ObjectIdentifier(Key.self) && entry.pointee.keyBits == keyBits
+                && entry.pointee.offset == offset && entry.pointee.width == width
+            {
+                pointee.position = position + 1
+                let index = entry.pointee.index
+                return index < 0 ? nil : index
+            }
+        }
+        return slowIndex(of: key, keyBits: keyBits, offset: offset, width: width, in: statement)
+    }
+
+    /// A lookup by name, then remembered for the key.
+    @usableFromInline
+    func slowIndex<Key: CodingKey>(
+        of key: Key, keyBits: UInt64, offset: Int, width: Int, in statement: Statement
+    ) -> Int? {
+        let position = pointee.position
+        let found = index(of: key.stringValue, offset: offset, width: width, in: statement)
+        // The lookup above described this position, unless the entries
+        // were full.
+        if position < pointee.count {
+            pointee.entries[position].keyType = ObjectIdentifier(Key.self)
+            pointee.entries[position].keyBits = keyBits
+        }
+        return found
     }
 
     @usableFromInline

@@ -205,6 +205,18 @@ public final class Row {
         return storedIndex(forColumn: name)
     }
 
+    /// The index of the column named by a coding key's `stringValue`. A
+    /// statement's row reads `stringValue` only when the key differs from
+    /// the previous row's lookup (see ``ColumnLookup``).
+    @inlinable
+    @inline(__always)
+    func index<Key: CodingKey>(forCodingKey key: Key) -> Int? {
+        if let statement, let keyBits = ColumnLookup.bits(of: key) {
+            return statement.columnLookup.index(of: key, keyBits: keyBits, offset: offset, width: count, in: statement)
+        }
+        return index(forColumn: key.stringValue)
+    }
+
     @usableFromInline
     func storedIndex(forColumn name: String) -> Int? {
         if let adaptation { return adaptation.columns._layoutIndex(ofColumn: name) }

@@ -359,6 +359,13 @@ struct RowKeyedDecodingContainer<Record: FetchableRecord, Key: CodingKey>: Keyed
         return state.columnForKey[key.stringValue] ?? key.stringValue
     }
 
+    /// The index of the key's column in `row`, or nil.
+    @inlinable
+    @inline(__always)
+    func columnIndex(forKey key: Key, in row: Row) -> Int? {
+        usesDefaultKeys ? row.index(forCodingKey: key) : row.index(forColumn: columnName(forKey: key))
+    }
+
     @usableFromInline
     var allKeys: [Key] {
         var names = usesDefaultKeys ? Set(row.columnNames) : Set(state.columnForKey.keys)
@@ -369,14 +376,14 @@ struct RowKeyedDecodingContainer<Record: FetchableRecord, Key: CodingKey>: Keyed
 
     @usableFromInline
     func contains(_ key: Key) -> Bool {
-        row.index(forColumn: columnName(forKey: key)) != nil
+        columnIndex(forKey: key, in: row) != nil
             || row.scopesTree[key.stringValue] != nil
             || row.prefetchedRows[key.stringValue] != nil
     }
 
     @usableFromInline
     func decodeNil(forKey key: Key) throws -> Bool {
-        if let index = row.index(forColumn: columnName(forKey: key)) {
+        if let index = columnIndex(forKey: key, in: row) {
             return row.hasNull(atUncheckedIndex: index)
         }
         if let scope = row.scopesTree[key.stringValue] {
@@ -392,10 +399,9 @@ struct RowKeyedDecodingContainer<Record: FetchableRecord, Key: CodingKey>: Keyed
     func decodeColumn<T: DatabaseValueConvertible & StatementColumnConvertible>(_ type: T.Type, forKey key: Key) throws
         -> T
     {
-        let column = usesDefaultKeys ? key.stringValue : columnName(forKey: key)
-        return try withRow { row in
-            guard let index = row.index(forColumn: column) else {
-                throw RowDecodingError.columnNotFound(column, type: T.self, row: row)
+        try withRow { row in
+            guard let index = columnIndex(forKey: key, in: row) else {
+                throw RowDecodingError.columnNotFound(columnName(forKey: key), type: T.self, row: row)
             }
             return try row.fastDecode(T.self, atUncheckedIndex: index)
         }
@@ -406,9 +412,8 @@ struct RowKeyedDecodingContainer<Record: FetchableRecord, Key: CodingKey>: Keyed
     func decodeColumnIfPresent<T: DatabaseValueConvertible & StatementColumnConvertible>(
         _ type: T.Type, forKey key: Key
     ) throws -> T? {
-        let column = usesDefaultKeys ? key.stringValue : columnName(forKey: key)
-        return try withRow { row in
-            guard let index = row.index(forColumn: column) else { return nil }
+        try withRow { row in
+            guard let index = columnIndex(forKey: key, in: row) else { return nil }
             return try row.fastDecode(Optional<T>.self, atUncheckedIndex: index)
         }
     }
@@ -485,7 +490,7 @@ struct RowKeyedDecodingContainer<Record: FetchableRecord, Key: CodingKey>: Keyed
 
     @usableFromInline
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        if let index = row.index(forColumn: columnName(forKey: key)) {
+        if let index = columnIndex(forKey: key, in: row) {
             return try RecordValueDecoding<Record>.decode(
                 T.self, row: row, columnIndex: index, codingPath: codingPath + [key])
         }
@@ -509,7 +514,7 @@ struct RowKeyedDecodingContainer<Record: FetchableRecord, Key: CodingKey>: Keyed
 
     @usableFromInline
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        if let index = row.index(forColumn: columnName(forKey: key)) {
+        if let index = columnIndex(forKey: key, in: row) {
             if row.hasNull(atUncheckedIndex: index) { return nil }
             return try RecordValueDecoding<Record>.decode(
                 T.self, row: row, columnIndex: index, codingPath: codingPath + [key])
