@@ -33,6 +33,25 @@ final class RecordStorage: SchemaDependentCache {
             self.statement = statement
             self.rowIDColumn = rowIDColumn
         }
+
+        /// Whether the statement inserts records of `type` with `conflict`,
+        /// and exactly the container's columns, in order. A container
+        /// reused for many records keeps the same names buffer, which the
+        /// statement shares: then a pointer comparison suffices. Inline:
+        /// the insert of each record runs it.
+        @inline(__always)
+        func matches(
+            type: ObjectIdentifier, conflict: Database.ConflictResolution, container: PersistenceContainer
+        ) -> Bool {
+            guard self.type == type, self.conflict == conflict, columnCount == container.setCount else { return false }
+            // Unsafe: the addresses are compared, never dereferenced.
+            let sameBuffer = names.withUnsafeBufferPointer { lhs in
+                // Unsafe: see above.
+                container.names.withUnsafeBufferPointer { rhs in lhs.baseAddress == rhs.baseAddress }
+            }
+            if sameBuffer { return true }
+            return names[0..<columnCount] == container.names[0..<container.setCount]
+        }
     }
 
     /// The values of the last insert, whose container is reused for the
@@ -101,9 +120,7 @@ final class RecordStorage: SchemaDependentCache {
         precondition(
             !container.isEmpty, "Invalid empty persistence container: a record must encode at least one column")
         let insert: InsertStatement
-        if let lastInsert, lastInsert.type == type, lastInsert.conflict == conflict,
-           Self.columns(of: lastInsert, match: container)
-        {
+        if let lastInsert, lastInsert.matches(type: type, conflict: conflict, container: container) {
             insert = lastInsert
         } else {
             insert = try insertStatement(db, type: type, tableName: tableName, conflict: conflict, container: container)
@@ -148,9 +165,7 @@ final class RecordStorage: SchemaDependentCache {
         container: PersistenceContainer) throws -> InsertStatement
     {
         let insert: InsertStatement
-        if let cached = inserts.first(where: {
-            $0.type == type && $0.conflict == conflict && Self.columns(of: $0, match: container)
-        }) {
+        if let cached = inserts.first(where: { $0.matches(type: type, conflict: conflict, container: container) }) {
             insert = cached
         } else {
             let table = tableName()
@@ -163,19 +178,5 @@ final class RecordStorage: SchemaDependentCache {
         }
         lastInsert = insert
         return insert
-    }
-
-    /// Whether the container has exactly the columns of `insert`, in order.
-    /// A container reused for many records keeps the same names buffer,
-    /// which the statement shares: then a pointer comparison suffices.
-    private static func columns(of insert: InsertStatement, match container: PersistenceContainer) -> Bool {
-        guard insert.columnCount == container.setCount else { return false }
-        // Unsafe: the addresses are compared, never dereferenced.
-        let sameBuffer = insert.names.withUnsafeBufferPointer { lhs in
-            // Unsafe: see above.
-            container.names.withUnsafeBufferPointer { rhs in lhs.baseAddress == rhs.baseAddress }
-        }
-        if sameBuffer { return true }
-        return insert.names[0..<insert.columnCount] == container.names[0..<container.setCount]
     }
 }
