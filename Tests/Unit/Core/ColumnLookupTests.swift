@@ -90,20 +90,30 @@ private struct ByWideKey: Decodable, FetchableRecord {
         return dbQueue
     }
 
+    /// The [x, y] pairs that `decode` reads from each row of a statement's
+    /// cursor (the rows' positions: 0, 1, 2...), in the same database access.
+    private func decodePairs(
+        _ db: Database, sql: String, _ decode: (_ position: Int, Row) throws -> [Int]
+    ) throws -> [[Int]] {
+        let rows = try Row.fetchCursor(db, sql: sql)
+        var decoded: [[Int]] = []
+        while let row = try rows.next() {
+            decoded.append(try decode(decoded.count, row))
+        }
+        return decoded
+    }
+
     /// Keys of two types with the same bits, decoded at the same position
     /// of alternate rows: each finds its own column.
     @Test func keysOfAnotherTypeWithTheSameBitsFindTheirColumn() throws {
         try makeDatabase().read { db throws in
-            let rows = try Row.fetchCursor(db, sql: "SELECT x, y FROM t ORDER BY x")
-            var decoded: [[Int]] = []
-            while let row = try rows.next() {
-                if decoded.count % 2 == 0 {
+            let decoded = try decodePairs(db, sql: "SELECT x, y FROM t ORDER BY x") { position, row in
+                if position % 2 == 0 {
                     let record = try XFirst(row: row)
-                    decoded.append([record.x, record.y])
-                } else {
-                    let record = try YFirst(row: row)
-                    decoded.append([record.x, record.y])
+                    return [record.x, record.y]
                 }
+                let record = try YFirst(row: row)
+                return [record.x, record.y]
             }
             #expect(decoded == (0..<6).map { [$0, $0 * 10] })
         }
@@ -122,19 +132,17 @@ private struct ByWideKey: Decodable, FetchableRecord {
     /// name, mixed with the keys of synthesized `CodingKeys`.
     @Test func keysThatAreNotComparedByBitsAreLookedUpByName() throws {
         try makeDatabase().read { db throws in
-            let rows = try Row.fetchCursor(db, sql: "SELECT y, x FROM t ORDER BY x")
-            var decoded: [[Int]] = []
-            while let row = try rows.next() {
-                switch decoded.count % 3 {
+            let decoded = try decodePairs(db, sql: "SELECT y, x FROM t ORDER BY x") { position, row in
+                switch position % 3 {
                 case 0:
                     let record = try ByName(row: row)
-                    decoded.append([record.x, record.y])
+                    return [record.x, record.y]
                 case 1:
                     let record = try ByWideKey(row: row)
-                    decoded.append([record.x, record.y])
+                    return [record.x, record.y]
                 default:
                     let record = try XFirst(row: row)
-                    decoded.append([record.x, record.y])
+                    return [record.x, record.y]
                 }
             }
             #expect(decoded == (0..<6).map { [$0, $0 * 10] })
@@ -144,15 +152,12 @@ private struct ByWideKey: Decodable, FetchableRecord {
     /// A key after a lookup by name at the same position, and the reverse.
     @Test func keysAndNamesShareThePositions() throws {
         try makeDatabase().read { db throws in
-            let rows = try Row.fetchCursor(db, sql: "SELECT x, y FROM t ORDER BY x")
-            var decoded: [[Int]] = []
-            while let row = try rows.next() {
-                if decoded.count % 2 == 0 {
-                    decoded.append([row["y"], row["x"]])
-                } else {
-                    let record = try XFirst(row: row)
-                    decoded.append([record.y, record.x])
+            let decoded = try decodePairs(db, sql: "SELECT x, y FROM t ORDER BY x") { position, row in
+                if position % 2 == 0 {
+                    return [row["y"], row["x"]]
                 }
+                let record = try XFirst(row: row)
+                return [record.y, record.x]
             }
             #expect(decoded == (0..<6).map { [$0 * 10, $0] })
         }
