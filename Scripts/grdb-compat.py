@@ -912,10 +912,11 @@ def update_readme(table_md, total, seconds):
         die(f"README.md has no {TABLE_BEGIN} ... {TABLE_END} section to update")
     today = datetime.date.today().isoformat()
     public = total[0] - total[4]
+    minutes = max(1, round(seconds / 60))
     body = (f"{TABLE_BEGIN}\n"
             f"Latest run: {today}, GRDB {GRDB_VERSION}: {total[1]} of the {public} GRDB tests that pass on GRDB "
             f"on Linux through its public API pass on GRDBLite ({100.0 * total[1] / max(public, 1):.0f}%); "
-            f"the whole run took {seconds / 60:.0f} minutes on 2 cores.\n\n{table_md}\n{TABLE_END}")
+            f"the whole run took {minutes} minute{'s' if minutes > 1 else ''} on 2 cores.\n\n{table_md}\n{TABLE_END}")
     start = text.index(TABLE_BEGIN)
     end = text.index(TABLE_END) + len(TABLE_END)
     with open(README, "w", encoding="utf-8") as out:
