@@ -227,7 +227,7 @@ public final class Row {
     func columnName(atUncheckedIndex index: Int) -> String {
         if let statement {
             // The statement's names, read once: no C string decoded again.
-            return statement.columnNames[offset &+ index]
+            return statement.columnName(atUncheckedIndex: offset &+ index)
         }
         if let adaptation { return adaptation.columns.name(index) }
         return storedNames[offset + index]

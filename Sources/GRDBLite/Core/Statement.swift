@@ -54,8 +54,23 @@ public final class Statement {
     var selectionRefinement: (any StatementSelectionRefinement)?
 
     /// The column names, left to right.
-    public private(set) lazy var columnNames: [String] = (0..<CInt(columnCount)).map {
-        columnName(sqliteStatement, $0)
+    public var columnNames: [String] {
+        if let storedColumnNames { return storedColumnNames }
+        let names = (0..<CInt(columnCount)).map { GRDBLite.columnName(sqliteStatement, $0) }
+        storedColumnNames = names
+        return names
+    }
+
+    /// The column names, read on first use. Unchecked exclusivity: a
+    /// statement is used by one thread at a time, and the names are read
+    /// for decoded values (``columnName(atUncheckedIndex:)``).
+    @exclusivity(unchecked) private var storedColumnNames: [String]?
+
+    /// The name of column `index`, from ``columnNames``, without a copy of
+    /// the array.
+    func columnName(atUncheckedIndex index: Int) -> String {
+        if let storedColumnNames { return storedColumnNames[index] }
+        return columnNames[index]
     }
 
     init(database: Database, sqliteStatement: SQLiteStatement, info: StatementInfo) {

@@ -629,13 +629,15 @@ enum RecordValueDecoding<Record: FetchableRecord> {
                 // The default: read from the column's bytes, as a `Date`
                 // property of `init(row:)` reads, without the `String` of
                 // a `DatabaseValue`. Same result as `Date.fromDatabaseValue`.
-                return try row.fastDecode(Date.self, atUncheckedIndex: index) as! T
+                // Unsafe: T is Date (a cast with `as!` is a runtime call).
+                return unsafeBitCast(try row.fastDecode(Date.self, atUncheckedIndex: index), to: T.self)
             }
             let dbValue = row.databaseValue(atUncheckedIndex: index)
             guard let date = strategy.decode(dbValue) else {
                 throw RowDecodingError.valueMismatch(Date.self, row: row, columnIndex: index, databaseValue: dbValue)
             }
-            return date as! T
+            // Unsafe: T is Date.
+            return unsafeBitCast(date, to: T.self)
         }
         if T.self == Data.self {
             let dbValue = row.databaseValue(atUncheckedIndex: index)
@@ -643,7 +645,8 @@ enum RecordValueDecoding<Record: FetchableRecord> {
             guard let data = Record.databaseDataDecodingStrategy(for: column).decode(dbValue) else {
                 throw RowDecodingError.valueMismatch(Data.self, row: row, columnIndex: index, databaseValue: dbValue)
             }
-            return data as! T
+            // Unsafe: T is Data.
+            return unsafeBitCast(data, to: T.self)
         }
         if let type = T.self as? any (DatabaseValueConvertible & StatementColumnConvertible).Type {
             return try decodeFast(type, row: row, index: index) as! T
