@@ -33,6 +33,26 @@ extension Database {
         return statement
     }
 
+    /// A statement for a fetch that runs to completion within its call
+    /// (`fetchOne`, `fetchAll` and `fetchSet` with `sql:`), from the cache of
+    /// the recent ones (see ``StatementCache``). A statement in use (a
+    /// fetch of the same SQL from inside a fetch) is not shared: a new one
+    /// runs.
+    @usableFromInline
+    func fetchStatement(sql: String) throws -> Statement {
+        try checkNotClosed(sql: sql)
+        if let statement = statementCache.fetchStatement(sql: sql) {
+            if sqlite3_stmt_busy(statement.sqliteStatement) != 0 {
+                return try makeStatement(sql: sql, persistent: false)
+            }
+            statement.selectionRefinement = nil
+            return statement
+        }
+        let statement = try makeStatement(sql: sql, persistent: true)
+        statementCache.insertFetchStatement(statement, sql: sql)
+        return statement
+    }
+
     func makeStatement(sql: String, persistent: Bool) throws -> Statement {
         preconditionValidAccess()
         try checkNoNULCharacter(sql)

@@ -83,7 +83,7 @@ public final class Database {
     var savepointNames: [CaseInsensitiveIdentifier] = []
 
     /// Prepared statements, by SQL.
-    var statementCache: [String: Statement] = [:]
+    var statementCache = StatementCache()
     /// The statements GRDBLite runs on its own (`executeInternalStatement`).
     var internalStatementCache: [String: Statement] = [:]
     /// The caches of the layers above Core (introspection, the record
