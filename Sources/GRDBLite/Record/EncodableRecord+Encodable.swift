@@ -147,6 +147,7 @@ final class RecordEncoderCache: @unchecked Sendable {
         // Replaces the cached container, which no one else holds (it was
         // checked when its call ended).
         let keyedContainer = KeyedEncodingContainer(RecordKeyedEncodingContainer<Record, Key>(target: target))
+        target.forgetKeys() // the keys of another type
         cachedRecord = ObjectIdentifier(Record.self)
         cachedKey = ObjectIdentifier(Key.self)
         cachedBox = CodingContainerBox.box(of: keyedContainer)
@@ -176,8 +177,56 @@ final class RecordEncodingTarget {
     /// is not nil, when the cache is alive (the running call holds it).
     /// Unowned: the cache owns this target.
     @usableFromInline unowned(unsafe) var cache: RecordEncoderCache?
+    /// The keys that the previous records wrote, by position: the bits of
+    /// each key (see `ColumnLookup.bits(of:)`) and its column. A key with
+    /// the same bits at the same position, whose column is still the
+    /// container's column at that position, writes there without asking
+    /// the key its `stringValue`. The columns are kept alive here, so that
+    /// equal bits are the same string.
+    /// Unchecked exclusivity: see `container`.
+    @usableFromInline @exclusivity(unchecked) var keyBits: [UInt64] = []
+    // Unchecked exclusivity: see `container`.
+    @usableFromInline @exclusivity(unchecked) var keyColumns: [String] = []
 
     init() { }
+
+    /// Whether the key of bits `bits` wrote the column that `container`
+    /// holds at `position` for the previous record.
+    @inlinable
+    @inline(__always)
+    func isKnownKey(_ bits: UInt64, at position: Int, in container: PersistenceContainer) -> Bool {
+        guard position < keyBits.count, keyBits[position] == bits, position < container.names.count else {
+            return false
+        }
+        // Unsafe: two Strings' bits, compared, never used as strings; the
+        // column is alive (kept in `keyColumns`), so equal bits are the
+        // same string.
+        let known = keyColumns.withUnsafeBytes { $0.load(fromByteOffset: position * 16, as: (UInt64, UInt64).self) }
+        // Unsafe: see above.
+        let current = container.names.withUnsafeBytes {
+            $0.load(fromByteOffset: position * 16, as: (UInt64, UInt64).self)
+        }
+        return known == current
+    }
+
+    /// Remembers that the key of bits `bits` wrote `column` at `position`.
+    @usableFromInline
+    func rememberKey(_ bits: UInt64, column: String, at position: Int) {
+        if position < keyBits.count {
+            keyBits[position] = bits
+            keyColumns[position] = column
+        } else if position == keyBits.count {
+            keyBits.append(bits)
+            keyColumns.append(column)
+        }
+    }
+
+    /// Forgets the keys: the container encodes keys of another type.
+    @usableFromInline
+    func forgetKeys() {
+        keyBits.removeAll(keepingCapacity: true)
+        keyColumns.removeAll(keepingCapacity: true)
+    }
 
     @usableFromInline
     static func containerMisuse() -> Never {
@@ -374,11 +423,25 @@ struct RecordKeyedEncodingContainer<Record: EncodableRecord, Key: CodingKey>: Ke
         return container
     }
 
+    /// Stores the value of a key. With column names from the keys, a key
+    /// that wrote the same position of the previous record is matched by
+    /// its bits (see ``RecordEncodingTarget/isKnownKey(_:at:in:)``).
     @inlinable
     @inline(__always)
     func set(_ value: consuming DatabaseValue, forKey key: Key) {
+        let container = persistenceContainer
+        let position = container.pointee.setCount
+        let bits = usesDefaultKeys ? ColumnLookup.bits(of: key) : nil
+        if let bits, target.isKnownKey(bits, at: position, in: container.pointee) {
+            container.pointee.replaceValue(at: position, with: value)
+            container.pointee.setCount = position + 1
+            return
+        }
         let column = column(forKey: key)
-        persistenceContainer.pointee.set(value, forColumn: column)
+        container.pointee.set(value, forColumn: column)
+        if let bits, container.pointee.setCount == position + 1 {
+            target.rememberKey(bits, column: column, at: position)
+        }
     }
 
     @inlinable func encodeNil(forKey key: Key) throws { set(.null, forKey: key) }
@@ -448,7 +511,7 @@ struct RecordKeyedEncodingContainer<Record: EncodableRecord, Key: CodingKey>: Ke
     func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         let column = column(forKey: key)
         let dbValue = try RecordValueEncoding<Record>.databaseValue(value, column: column, key: key)
-        persistenceContainer.pointee.set(dbValue, forColumn: column)
+        set(dbValue, forKey: key)
     }
 
     @usableFromInline
