@@ -5,53 +5,25 @@ import Testing
 // of the previous record (the key's bits): a key with other bits, or a
 // position whose column changed, must write its own column.
 
-/// Keys shared by two record types: the same bits, other columns.
-private enum SharedKeys: String, CodingKey { case first, second }
-
-/// Writes `x` with `.first` and `y` with `.second`.
-private struct XFirst: Encodable, PersistableRecord {
-    static let databaseTableName = "t"
-    var x: Int
-    var y: Int
+/// Writes `values` under `keys`, in order: records that differ by the
+/// type and the order of their keys.
+private struct Keyed<Key: CodingKey>: Encodable, PersistableRecord {
+    static var databaseTableName: String { "t" }
+    var keys: [Key]
+    var values: [Int]
 
     func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: SharedKeys.self)
-        try container.encode(x, forKey: .first)
-        try container.encode(y, forKey: .second)
+        var container = encoder.container(keyedBy: Key.self)
+        for (key, value) in zip(keys, values) {
+            try container.encode(value, forKey: key)
+        }
     }
 }
 
-/// Writes `second` then `first`: the same key bits as `XFirst` at other
-/// positions.
-private struct SecondFirst: Encodable, PersistableRecord {
-    static let databaseTableName = "t"
-    var first: Int
-    var second: Int
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: SharedKeys.self)
-        try container.encode(second, forKey: .second)
-        try container.encode(first, forKey: .first)
-    }
-}
-
-/// Keys with the bits of `SharedKeys`, in the other order: `.second` has
-/// the bits of `SharedKeys.first`.
-private enum ReversedKeys: String, CodingKey { case second, first }
-
-/// Writes `second` then `first` with keys of another type than `XFirst`'s,
-/// of the same bits.
-private struct Reversed: Encodable, PersistableRecord {
-    static let databaseTableName = "t"
-    var first: Int
-    var second: Int
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: ReversedKeys.self)
-        try container.encode(second, forKey: .second)
-        try container.encode(first, forKey: .first)
-    }
-}
+/// Two keys, and two others of the same bits, in the other order:
+/// `Reversed.second` has the bits of `Forward.first`.
+private enum Forward: String, CodingKey { case first, second }
+private enum Reversed: String, CodingKey { case second, first }
 
 /// Writes its keys in the order that its `flip` property says, and `extra`
 /// only when it is not nil.
@@ -98,18 +70,9 @@ private struct NameKey: CodingKey {
     init?(intValue: Int) { nil }
 }
 
-/// Writes its values under names from its `columns` property.
-private struct ByName: Encodable, PersistableRecord {
-    static let databaseTableName = "t"
-    var columns: [String]
-    var values: [Int]
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: NameKey.self)
-        for (column, value) in zip(columns, values) {
-            try container.encode(value, forKey: NameKey(stringValue: column))
-        }
-    }
+/// Writes its values under the names of `columns`.
+private func byName(_ columns: [String], _ values: [Int]) -> Keyed<NameKey> {
+    Keyed(keys: columns.map(NameKey.init(stringValue:)), values: values)
 }
 
 @Suite struct EncodableRecordKeyMatchingTests {
@@ -127,12 +90,12 @@ private struct ByName: Encodable, PersistableRecord {
         }
     }
 
-    @Test func keysOfTheSameBitsWrittenByOtherRecordTypesFindTheirColumns() throws {
+    @Test func keysOfTheSameBitsAtOtherPositionsOrOfAnotherTypeFindTheirColumns() throws {
         try makeDatabase().write { (db: Database) throws in
             for index in 0..<3 {
-                try XFirst(x: index, y: 10 + index).insert(db)
-                try SecondFirst(first: 20 + index, second: 30 + index).insert(db)
-                try Reversed(first: 40 + index, second: 50 + index).insert(db)
+                try Keyed<Forward>(keys: [.first, .second], values: [index, 10 + index]).insert(db)
+                try Keyed<Forward>(keys: [.second, .first], values: [30 + index, 20 + index]).insert(db)
+                try Keyed<Reversed>(keys: [.second, .first], values: [50 + index, 40 + index]).insert(db)
             }
             #expect(try pairs(db) == [
                 [0, 10, nil], [20, 30, nil], [40, 50, nil],
@@ -158,11 +121,11 @@ private struct ByName: Encodable, PersistableRecord {
 
     @Test func keysThatAreNotComparedByBitsUseTheirNames() throws {
         try makeDatabase().write { (db: Database) throws in
-            try ByName(columns: ["first", "second"], values: [1, 2]).insert(db)
-            try ByName(columns: ["second", "first"], values: [3, 4]).insert(db)
-            try ByName(columns: ["first", "extra"], values: [5, 6]).insert(db)
+            try byName(["first", "second"], [1, 2]).insert(db)
+            try byName(["second", "first"], [3, 4]).insert(db)
+            try byName(["first", "extra"], [5, 6]).insert(db)
             try Flipping(flip: false, first: 7, second: 8, extra: 9).insert(db)
-            try ByName(columns: ["extra", "second"], values: [10, 11]).insert(db)
+            try byName(["extra", "second"], [10, 11]).insert(db)
             try Flipping(flip: false, first: 12, second: 13, extra: 14).insert(db)
             #expect(try pairs(db) == [
                 [1, 2, nil], [4, 3, nil], [5, nil, 6], [7, 8, 9], [nil, 11, 10], [12, 13, 14],
