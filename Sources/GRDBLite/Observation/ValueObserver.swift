@@ -12,9 +12,7 @@ import Dispatch
 /// runs and the region is not known (the initial fetch, or any fetch of a
 /// ``ValueObservation/tracking(_:)`` observation, whose region may change),
 /// every change counts. Values are reduced on a serial queue of their own,
-/// in fetch order, and handed to the scheduler (values that are notified
-/// as they were fetched go to the scheduler at once, see
-/// ``FetchedValueReducer``).
+/// in fetch order, and handed to the scheduler.
 ///
 /// Without a writer (snapshots, read-only databases), it fetches once.
 // @unchecked Sendable: `state` is behind a mutex; `isModified` is only used
@@ -32,9 +30,6 @@ final class ValueObserver<Reducer: ValueReducer, Scheduler: ValueObservationSche
     private let writer: (any ObservationWriter)?
     private let reduceQueue = DispatchQueue(label: "GRDBLite.ValueObservation")
     private var reducer: Reducer
-    /// Whether fetched values are notified as they are
-    /// (``FetchedValueReducer``): they skip the reduce queue.
-    private let notifiesFetchedValues = Reducer.self is any FetchedValueReducer.Type
     private var isModified = false
     private let state: Locked<State>
 
@@ -319,17 +314,8 @@ final class ValueObserver<Reducer: ValueReducer, Scheduler: ValueObservationSche
         return value
     }
 
-    /// Reduces on the reduce queue, then schedules the notification. A
-    /// fetched value that is notified as it is is scheduled at once: values
-    /// are scheduled in fetch order either way.
+    /// Reduces on the reduce queue, then schedules the notification.
     private func reduceAndNotify(_ fetched: Fetched) {
-        if notifiesFetchedValues {
-            // Unsafe: the reducer is a FetchedValueReducer, whose Value is
-            // the fetched type.
-            let value = unsafeBitCast(fetched, to: Reducer.Value.self)
-            scheduler.schedule { self.notifyNow(value) }
-            return
-        }
         // unsafe: the fetched value goes from the fetching thread to the
         // reduce queue, and is not used anywhere else.
         let fetched = UncheckedSendable(fetched)

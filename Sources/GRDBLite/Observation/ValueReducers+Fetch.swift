@@ -31,10 +31,3 @@ extension ValueReducers {
         }
     }
 }
-
-/// A reducer that notifies each fetched value as it is: an observer
-/// schedules its values from the thread that fetched them, without a
-/// hand-off to its reduce queue (no user code runs there).
-protocol FetchedValueReducer: _ValueReducer where Fetcher.Value == Value { }
-
-extension ValueReducers.Fetch: FetchedValueReducer { }
