@@ -33,13 +33,20 @@ extension Database {
         return statement
     }
 
-    /// A statement for a fetch that runs to completion within its call
-    /// (`fetchOne`, `fetchAll` and `fetchSet` with `sql:`), from the cache of
-    /// the recent ones (see ``StatementCache``). A statement in use (a
-    /// fetch of the same SQL from inside a fetch) is not shared: a new one
-    /// runs.
+    /// A statement for a fetch of values that runs to completion within its
+    /// call (`fetchOne`, `fetchAll` and `fetchSet` of values with `sql:`),
+    /// from the cache of the recent ones (see ``StatementCache``). A
+    /// statement in use (a fetch of the same SQL from inside a fetch) is not
+    /// shared: a new one runs.
+    ///
+    /// Only fetches that read the leftmost column by its index, without an
+    /// adapter, reuse statements: after another connection changed the
+    /// schema, SQLite recompiles a statement, whose column count and names
+    /// GRDBLite would not know. Rows and records read columns by name: they
+    /// get a new statement.
     @usableFromInline
-    func fetchStatement(sql: String) throws -> Statement {
+    func fetchStatement(sql: String, adapter: (any RowAdapter)?) throws -> Statement {
+        if adapter != nil { return try makeStatement(sql: sql) }
         try checkNotClosed(sql: sql)
         if let statement = statementCache.fetchStatement(sql: sql) {
             if sqlite3_stmt_busy(statement.sqliteStatement) != 0 {
@@ -271,8 +278,10 @@ extension Database {
         let wasInsideTransaction = !wasAutocommit
         checkForAutocommitTransition()
         if wasInsideTransaction && wasAutocommit {
-            // SQLite rolled the transaction back, maybe with schema changes.
+            // SQLite rolled the transaction back, maybe with schema changes
+            // (cached statements would keep the columns they had).
             dropSchemaDependentCaches()
+            statementCache.removeAll()
         }
         try executionObserver?.statementDidFail(statement)
         try checkCancellation(afterFailure: code)

@@ -122,7 +122,7 @@ extension DatabaseValueConvertible {
         arguments: StatementArguments = StatementArguments(),
         adapter: (any RowAdapter)? = nil) throws -> [Self]
     {
-        try fetchAll(db.fetchStatement(sql: sql), arguments: arguments, adapter: adapter)
+        try fetchAll(db.fetchStatement(sql: sql, adapter: adapter), arguments: arguments, adapter: adapter)
     }
 
     /// An array of the values of the leftmost column.
@@ -144,7 +144,7 @@ extension DatabaseValueConvertible {
         arguments: StatementArguments = StatementArguments(),
         adapter: (any RowAdapter)? = nil) throws -> Self?
     {
-        try fetchOne(db.fetchStatement(sql: sql), arguments: arguments, adapter: adapter)
+        try fetchOne(db.fetchStatement(sql: sql, adapter: adapter), arguments: arguments, adapter: adapter)
     }
 
     /// The value of the leftmost column of the first row, or nil if there
@@ -164,7 +164,7 @@ extension DatabaseValueConvertible where Self: Hashable {
         arguments: StatementArguments = StatementArguments(),
         adapter: (any RowAdapter)? = nil) throws -> Set<Self>
     {
-        try fetchSet(db.fetchStatement(sql: sql), arguments: arguments, adapter: adapter)
+        try fetchSet(db.fetchStatement(sql: sql, adapter: adapter), arguments: arguments, adapter: adapter)
     }
 
     /// A set of the values of the leftmost column.

@@ -33,7 +33,7 @@ extension Row {
         arguments: StatementArguments = StatementArguments(),
         adapter: (any RowAdapter)? = nil) throws -> [Row]
     {
-        try fetchAll(db.fetchStatement(sql: sql), arguments: arguments, adapter: adapter)
+        try fetchAll(db.makeStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 
     /// An array of copied rows.
@@ -72,7 +72,7 @@ extension Row {
         arguments: StatementArguments = StatementArguments(),
         adapter: (any RowAdapter)? = nil) throws -> Row?
     {
-        try fetchOne(db.fetchStatement(sql: sql), arguments: arguments, adapter: adapter)
+        try fetchOne(db.makeStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 
     /// A copy of the first row, or nil.

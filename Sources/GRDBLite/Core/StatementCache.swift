@@ -2,8 +2,9 @@
 ///
 /// - The statements of ``Database/cachedStatement(sql:)``, kept until the
 ///   schema changes or memory is released.
-/// - The statements of fetches that run to completion within their call
-///   (`fetchOne`, `fetchAll` and `fetchSet` with `sql:`): the
+/// - The statements of fetches of values that run to completion within
+///   their call (`fetchOne`, `fetchAll` and `fetchSet` of values with `sql:`,
+///   see `Database.fetchStatement(sql:adapter:)`): the
 ///   ``fetchCapacity`` most recently used ones only, because SQL that embeds
 ///   its values would fill the cache with statements that never run again.
 ///   Reusing them spares SQLite's parser and planner on every repeated

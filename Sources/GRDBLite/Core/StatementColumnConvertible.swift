@@ -62,7 +62,7 @@ extension DatabaseValueConvertible where Self: StatementColumnConvertible {
         arguments: StatementArguments = StatementArguments(),
         adapter: (any RowAdapter)? = nil) throws -> [Self]
     {
-        try fetchAll(db.fetchStatement(sql: sql), arguments: arguments, adapter: adapter)
+        try fetchAll(db.fetchStatement(sql: sql, adapter: adapter), arguments: arguments, adapter: adapter)
     }
 
     /// An array of the values of the leftmost column.
@@ -80,7 +80,7 @@ extension DatabaseValueConvertible where Self: StatementColumnConvertible {
         arguments: StatementArguments = StatementArguments(),
         adapter: (any RowAdapter)? = nil) throws -> Self?
     {
-        try fetchOne(db.fetchStatement(sql: sql), arguments: arguments, adapter: adapter)
+        try fetchOne(db.fetchStatement(sql: sql, adapter: adapter), arguments: arguments, adapter: adapter)
     }
 
     /// The value of the leftmost column of the first row, or nil if there
@@ -100,7 +100,7 @@ extension DatabaseValueConvertible where Self: StatementColumnConvertible & Hash
         arguments: StatementArguments = StatementArguments(),
         adapter: (any RowAdapter)? = nil) throws -> Set<Self>
     {
-        try fetchSet(db.fetchStatement(sql: sql), arguments: arguments, adapter: adapter)
+        try fetchSet(db.fetchStatement(sql: sql, adapter: adapter), arguments: arguments, adapter: adapter)
     }
 
     /// A set of the values of the leftmost column.

@@ -97,7 +97,7 @@ extension FetchableRecord {
         arguments: StatementArguments = StatementArguments(),
         adapter: (any RowAdapter)? = nil) throws -> [Self]
     {
-        try fetchAll(db.fetchStatement(sql: sql), arguments: arguments, adapter: adapter)
+        try fetchAll(db.makeStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 
     /// An array of the records of a prepared statement.
@@ -116,7 +116,7 @@ extension FetchableRecord {
         arguments: StatementArguments = StatementArguments(),
         adapter: (any RowAdapter)? = nil) throws -> Self?
     {
-        try fetchOne(db.fetchStatement(sql: sql), arguments: arguments, adapter: adapter)
+        try fetchOne(db.makeStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 
     /// The first record of a prepared statement, or nil.
@@ -136,7 +136,7 @@ extension FetchableRecord where Self: Hashable {
         arguments: StatementArguments = StatementArguments(),
         adapter: (any RowAdapter)? = nil) throws -> Set<Self>
     {
-        try fetchSet(db.fetchStatement(sql: sql), arguments: arguments, adapter: adapter)
+        try fetchSet(db.makeStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 
     /// A set of the records of a prepared statement.

@@ -38,6 +38,9 @@ extension Database {
     /// changed by another connection.
     public func clearSchemaCache() {
         dropSchemaDependentCaches()
+        // SQLite recompiles cached statements after a schema change, but
+        // they would keep the columns they had.
+        statementCache.removeAll()
     }
 
     // MARK: - Columns and keys

@@ -84,8 +84,10 @@ extension Database {
 
         isFinished = true
         let code = sqlite3_backup_finish(backup)
-        // The destination has a new schema.
+        // The destination has a new schema: its schema caches and cached
+        // statements (whose columns may differ) go.
         destDb.dropSchemaDependentCaches()
+        destDb.statementCache.removeAll()
         guard code == SQLITE_OK else {
             throw DatabaseError(resultCode: ResultCode(rawValue: code), message: Self.backupMessage(code, destDb))
         }
