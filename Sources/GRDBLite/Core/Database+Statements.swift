@@ -20,16 +20,20 @@ extension Database {
     public func cachedStatement(sql: String) throws -> Statement {
         try checkNotClosed(sql: sql)
         if let statement = statementCache[sql] {
-            // A cursor may still be iterating the cached statement: don't
-            // reset it under its feet, use a new statement.
-            if sqlite3_stmt_busy(statement.sqliteStatement) != 0 {
-                return try makeStatement(sql: sql, persistent: false)
-            }
-            statement.selectionRefinement = nil
-            return statement
+            return try reusing(statement, sql: sql)
         }
         let statement = try makeStatement(sql: sql, persistent: true)
         statementCache[sql] = statement
+        return statement
+    }
+
+    /// A cached statement, ready to run again, or a new statement if a
+    /// cursor is still iterating it: it is not reset under its feet.
+    private func reusing(_ statement: Statement, sql: String) throws -> Statement {
+        if sqlite3_stmt_busy(statement.sqliteStatement) != 0 {
+            return try makeStatement(sql: sql, persistent: false)
+        }
+        statement.selectionRefinement = nil
         return statement
     }
 
@@ -49,11 +53,7 @@ extension Database {
         if adapter != nil { return try makeStatement(sql: sql) }
         try checkNotClosed(sql: sql)
         if let statement = statementCache.fetchStatement(sql: sql) {
-            if sqlite3_stmt_busy(statement.sqliteStatement) != 0 {
-                return try makeStatement(sql: sql, persistent: false)
-            }
-            statement.selectionRefinement = nil
-            return statement
+            return try reusing(statement, sql: sql)
         }
         let statement = try makeStatement(sql: sql, persistent: true)
         statementCache.insertFetchStatement(statement, sql: sql)
