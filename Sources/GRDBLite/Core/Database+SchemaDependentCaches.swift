@@ -6,7 +6,8 @@
 /// hands it back with its type (``Database/cache(_:)``), and drops them all
 /// when their content may be stale: after a statement that changes the
 /// schema or rolls back, in ``Database/clearSchemaCache()``, and when the
-/// connection closes.
+/// connection closes (`dropCachesAfterSchemaChange()` drops the cached
+/// statements too).
 protocol SchemaDependentCache: AnyObject {
     init()
 }
@@ -27,5 +28,13 @@ extension Database {
     /// Forgets everything the layers above Core derived from the schema.
     func dropSchemaDependentCaches() {
         schemaDependentCaches.removeAll()
+    }
+
+    /// Forgets what may be stale once the schema may have changed: the
+    /// layers' caches, and the cached statements (SQLite recompiles them,
+    /// but they would keep the column count and names they had).
+    func dropCachesAfterSchemaChange() {
+        dropSchemaDependentCaches()
+        statementCache.removeAll()
     }
 }

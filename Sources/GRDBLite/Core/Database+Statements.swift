@@ -255,11 +255,7 @@ extension Database {
     func statementDidExecute(_ statement: Statement) throws {
         if statement.info.changesSchema || statement.info.transactionEffect?.rollsBack == true {
             // A rollback may undo schema changes.
-            dropSchemaDependentCaches()
-            // SQLite recompiles a statement after a schema change, and
-            // `SELECT *` may then return other columns than the cached
-            // Statement knows about (its column count and names).
-            statementCache.removeAll()
+            dropCachesAfterSchemaChange()
         }
         if let effect = statement.info.transactionEffect {
             updateSavepoints(effect)
@@ -278,10 +274,8 @@ extension Database {
         let wasInsideTransaction = !wasAutocommit
         checkForAutocommitTransition()
         if wasInsideTransaction && wasAutocommit {
-            // SQLite rolled the transaction back, maybe with schema changes
-            // (cached statements would keep the columns they had).
-            dropSchemaDependentCaches()
-            statementCache.removeAll()
+            // SQLite rolled the transaction back, maybe with schema changes.
+            dropCachesAfterSchemaChange()
         }
         try executionObserver?.statementDidFail(statement)
         try checkCancellation(afterFailure: code)

@@ -21,7 +21,6 @@ extension Database {
         let stepCode = sqlite3_backup_step(backup, -1)
         let finishCode = sqlite3_backup_finish(backup)
         clearSchemaCache()
-        statementCache.removeAll()
         guard stepCode == SQLITE_DONE else {
             throw DatabaseError(resultCode: ResultCode(rawValue: stepCode), message: lastErrorMessage)
         }

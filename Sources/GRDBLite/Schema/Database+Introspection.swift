@@ -37,10 +37,7 @@ extension Database {
     /// statement that changes the schema; call it after the schema was
     /// changed by another connection.
     public func clearSchemaCache() {
-        dropSchemaDependentCaches()
-        // SQLite recompiles cached statements after a schema change, but
-        // they would keep the columns they had.
-        statementCache.removeAll()
+        dropCachesAfterSchemaChange()
     }
 
     // MARK: - Columns and keys

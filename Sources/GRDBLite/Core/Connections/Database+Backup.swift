@@ -84,10 +84,8 @@ extension Database {
 
         isFinished = true
         let code = sqlite3_backup_finish(backup)
-        // The destination has a new schema: its schema caches and cached
-        // statements (whose columns may differ) go.
-        destDb.dropSchemaDependentCaches()
-        destDb.statementCache.removeAll()
+        // The destination has a new schema.
+        destDb.dropCachesAfterSchemaChange()
         guard code == SQLITE_OK else {
             throw DatabaseError(resultCode: ResultCode(rawValue: code), message: Self.backupMessage(code, destDb))
         }

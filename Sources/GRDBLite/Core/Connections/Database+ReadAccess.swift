@@ -49,8 +49,7 @@ extension Database {
         let version = try Int32.fetchOne(cachedStatement(sql: "PRAGMA schema_version"))
         if version != readerSchemaVersion {
             if readerSchemaVersion != nil {
-                dropSchemaDependentCaches()
-                statementCache.removeAll()
+                dropCachesAfterSchemaChange()
             }
             readerSchemaVersion = version
         }
