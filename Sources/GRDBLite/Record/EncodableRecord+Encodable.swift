@@ -511,7 +511,8 @@ struct RecordKeyedEncodingContainer<Record: EncodableRecord, Key: CodingKey>: Ke
     func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         let column = column(forKey: key)
         let dbValue = try RecordValueEncoding<Record>.databaseValue(value, column: column, key: key)
-        set(dbValue, forKey: key)
+        // The column is known (its strategies needed it): no key matching.
+        persistenceContainer.pointee.set(dbValue, forColumn: column)
     }
 
     @usableFromInline
