@@ -198,15 +198,9 @@ final class RecordEncodingTarget {
         guard position < keyBits.count, keyBits[position] == bits, position < container.names.count else {
             return false
         }
-        // Unsafe: two Strings' bits, compared, never used as strings; the
-        // column is alive (kept in `keyColumns`), so equal bits are the
+        // The column is alive (kept in `keyColumns`): equal bits are the
         // same string.
-        let known = keyColumns.withUnsafeBytes { $0.load(fromByteOffset: position * 16, as: (UInt64, UInt64).self) }
-        // Unsafe: see above.
-        let current = container.names.withUnsafeBytes {
-            $0.load(fromByteOffset: position * 16, as: (UInt64, UInt64).self)
-        }
-        return known == current
+        return keyColumns.stringBits(at: position) == container.names.stringBits(at: position)
     }
 
     /// Remembers that the key of bits `bits` wrote `column` at `position`.
