@@ -224,7 +224,11 @@ import TestSupport
     /// Asynchronous reads wait for a reader on one thread: ten thousand of
     /// them don't start a thread each (GRDB's testNumberOfThreads_asyncRead).
     /// In a process of its own (an exit test), so that the count is the
-    /// pool's and not that of the tests running alongside.
+    /// pool's and not that of the tests running alongside. Their load still
+    /// slows the process, and Dispatch then starts more workers: 69 threads
+    /// were seen in about one run of the whole suite in eight (GRDB's limit,
+    /// 50, failed them). The limit is 150, against ten thousand threads if
+    /// each read had its own.
     @Test func asyncReadsDoNotExplodeTheThreadCount() async {
         await #expect(processExitsWith: .success) {
             let directory = try TemporaryDirectory()
@@ -243,7 +247,7 @@ import TestSupport
                     group.leave()
                 }
             }
-            guard group.wait(timeout: .now() + 300) == .success, failures.value == 0, maximumThreadCount.value < 50
+            guard group.wait(timeout: .now() + 300) == .success, failures.value == 0, maximumThreadCount.value < 150
             else {
                 print("failures: \(failures.value), threads: \(maximumThreadCount.value)")
                 exit(1)
