@@ -268,6 +268,14 @@ extension Database {
     /// Reentrant.
     public func readOnly<T>(_ value: () throws -> T) throws -> T {
         if configuration.readonly { return try value() }
+        try enterReadOnlyAccess()
+        defer { exitReadOnlyAccess() }
+        return try value()
+    }
+
+    /// Starts a read-only access (see ``readOnly(_:)``); end it with
+    /// `exitReadOnlyAccess()`.
+    func enterReadOnlyAccess() throws {
         if readOnlyDepth == 0 {
             // query_only may still be on from the previous read-only
             // access: then nothing runs.
@@ -286,15 +294,16 @@ extension Database {
             }
         }
         readOnlyDepth += 1
-        defer {
-            readOnlyDepth -= 1
-            if readOnlyDepth == 0 {
-                // query_only goes off before the next statement that runs
-                // outside of a read-only access (see `needsQueryOnlyReset`).
-                needsQueryOnlyReset = true
-            }
+    }
+
+    /// Ends a read-only access started by `enterReadOnlyAccess()`.
+    func exitReadOnlyAccess() {
+        readOnlyDepth -= 1
+        if readOnlyDepth == 0 {
+            // query_only goes off before the next statement that runs
+            // outside of a read-only access (see `needsQueryOnlyReset`).
+            needsQueryOnlyReset = true
         }
-        return try value()
     }
 
     /// Restores what a read-only access or a failed cleanup left behind

@@ -78,6 +78,9 @@ public final class Database {
     var needsQueryOnlyReset = false
     /// Depth of `readOnly` calls.
     var readOnlyDepth = 0
+    /// The read-only transaction that value observations share when they
+    /// fetch after a commit (see `Database+SharedCommitRead.swift`).
+    var sharedCommitRead = SharedCommitRead()
     /// The open savepoints, innermost last. Transaction observers hold the
     /// changes made inside savepoints until they are released.
     var savepointNames: [CaseInsensitiveIdentifier] = []

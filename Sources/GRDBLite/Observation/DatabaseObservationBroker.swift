@@ -299,10 +299,21 @@ final class DatabaseObservationBroker: StatementExecutionObserver {
         if !database.isReadOnly {
             // The commit is done: the task's cancellation doesn't stop
             // the observers (a ValueObservation fetches its new value).
+            // Consecutive observers that only read share a read-only
+            // transaction (see `SharedCommitRead`), ended before an
+            // observer that may write, and at the end.
             database.ignoringCancellation {
                 for observation in observations {
-                    observation.databaseDidCommit(database)
+                    if observation.sharesCommitRead {
+                        database.sharedCommitRead.isAvailable = true
+                        observation.databaseDidCommit(database)
+                        database.sharedCommitRead.isAvailable = false
+                    } else {
+                        database.endSharedCommitRead()
+                        observation.databaseDidCommit(database)
+                    }
                 }
+                database.endSharedCommitRead()
             }
         }
         transactionDidEnd()

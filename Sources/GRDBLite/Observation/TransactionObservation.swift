@@ -24,10 +24,15 @@ final class TransactionObservation {
     /// The observer's identity, compared before the weak reference is
     /// loaded: `wraps` runs for each observation of each notified change.
     private let observerID: ObjectIdentifier
+    /// Whether the observer only reads when told of a commit, and can
+    /// share a read-only transaction with its neighbours (see
+    /// `SharedCommitRead`).
+    let sharesCommitRead: Bool
 
     init(observer: any TransactionObserver, extent: Database.TransactionObservationExtent) {
         self.extent = extent
         self.observerID = ObjectIdentifier(observer)
+        self.sharesCommitRead = (observer as? any CommitReadSharingObserver)?.sharesCommitRead ?? false
         if case .observerLifetime = extent {
             weakObserver = observer
         } else {
@@ -75,4 +80,12 @@ final class TransactionObservation {
         }
         return observer
     }
+}
+
+/// An observer whose `databaseDidCommit` only reads, and can share a
+/// read-only transaction with the observers next to it.
+protocol CommitReadSharingObserver: TransactionObserver {
+    /// Whether the observer's reads after a commit can share a read-only
+    /// transaction, asked once when it is added.
+    var sharesCommitRead: Bool { get }
 }

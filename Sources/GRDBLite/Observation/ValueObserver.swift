@@ -224,7 +224,9 @@ final class ValueObserver<Reducer: ValueReducer, Scheduler: ValueObservationSche
     /// write access.
     private func fetchOnWriter(_ db: Database, recording: Bool) throws -> (value: Fetched, region: DatabaseRegion?) {
         guard requiresWriteAccess else {
-            return try db.isolated(readOnly: true) { try fetch(db, recording: recording) }
+            // After a commit, in the read-only transaction of the observers
+            // told of it (see `SharedCommitRead`).
+            return try db.isolatedAfterCommit { try fetch(db, recording: recording) }
         }
         var result: (value: Fetched, region: DatabaseRegion?)?
         try db.inSavepoint {
@@ -405,8 +407,13 @@ extension ValueObserver: TransactionObserver {
     }
 
     func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool {
+        // One lock for both, asked for each statement.
+        let (isObserving, region) = state.withLock { state -> (Bool, DatabaseRegion?) in
+            if case .varyingRegion = tracking, state.isFetching { return (state.isObserving, nil) }
+            return (state.isObserving, state.region)
+        }
         guard isObserving else { return false }
-        return trackedRegion?.isModified(byEventsOfKind: eventKind) ?? true
+        return region?.isModified(byEventsOfKind: eventKind) ?? true
     }
 
     func databaseDidChange() {
@@ -458,6 +465,12 @@ extension ValueObserver: TransactionObserver {
     func databaseDidRollback(_ db: Database) {
         isModified = false
     }
+}
+
+extension ValueObserver: CommitReadSharingObserver {
+    /// After a commit, an observation of a queue fetches on the writer: in
+    /// a shared read-only transaction unless it requires write access.
+    var sharesCommitRead: Bool { !requiresWriteAccess }
 }
 
 extension ValueObservationTracking {
