@@ -110,7 +110,7 @@ public struct DatabaseRegion: Sendable {
         // `!intersection(eventKind.modifiedRegion).isEmpty`, without
         // building regions: observers ask it for each statement.
         guard let tableRegions else { return true }
-        guard let tableRegion = tableRegions[CaseInsensitiveIdentifier(eventKind.tableName)],
+        guard let tableRegion = Self.region(ofTable: eventKind.tableName, in: tableRegions),
               tableRegion.rowIDs?.isEmpty != true
         else { return false }
         switch eventKind {
@@ -126,12 +126,24 @@ public struct DatabaseRegion: Sendable {
     /// ``isModified(byEventsOfKind:)`` accepted.
     public func isModified(by event: DatabaseEvent) -> Bool {
         guard let tableRegions else { return true }
-        guard let tableRegion = tableRegions[CaseInsensitiveIdentifier(event.tableName)] else {
+        guard let tableRegion = Self.region(ofTable: event.tableName, in: tableRegions) else {
             // A change SQLite did not announce when the statement compiled
             // (the shadow tables of FTS virtual tables): assume it matters.
             return true
         }
         return tableRegion.rowIDs?.contains(event.rowID) ?? true
+    }
+
+    /// The region of a table. Regions of a few tables are scanned: a
+    /// comparison of names costs less than hashing one (observers ask for
+    /// each statement and each changed row).
+    private static func region(
+        ofTable table: String,
+        in tableRegions: [CaseInsensitiveIdentifier: TableRegion]) -> TableRegion?
+    {
+        if tableRegions.count > 4 { return tableRegions[CaseInsensitiveIdentifier(table)] }
+        for (name, region) in tableRegions where name.matches(table) { return region }
+        return nil
     }
 
     /// The kinds of changes that modify the region, in the tables that

@@ -5,7 +5,12 @@ extension Database {
     /// `"temp"`, or an attached database). Names are case-insensitive.
     /// Views are not tables: see ``viewExists(_:in:)``.
     public func tableExists(_ name: String, in schemaName: String? = nil) throws -> Bool {
-        try objectExists(type: "table", name: name, in: schemaName)
+        guard schemaName == nil else { return try objectExists(type: "table", name: name, in: schemaName) }
+        let cache = cache(SchemaCache.self)
+        if cache.existingTables.contains(where: { $0.matches(name) }) { return true }
+        guard try objectExists(type: "table", name: name, in: nil) else { return false }
+        if cache.existingTables.count < 32 { cache.existingTables.append(CaseInsensitiveIdentifier(name)) }
+        return true
     }
 
     /// Whether a view exists, in any schema or in `schemaName`.

@@ -24,6 +24,10 @@ final class SchemaCache: SchemaDependentCache {
     var schemaNames: [String]?
     /// The objects of each schema, by schema name as in `schemaNames`.
     var schemaObjects: [String: Set<SchemaObject>] = [:]
+    /// Names of existing tables, as `tableExists` was asked for them: a
+    /// value observation asks for the tables it read after each fetch,
+    /// and a comparison of a few names costs less than hashing one.
+    var existingTables: [CaseInsensitiveIdentifier] = []
 
     init() { }
 }

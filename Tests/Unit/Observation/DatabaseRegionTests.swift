@@ -40,6 +40,17 @@ import Testing
         )
     }
 
+    /// Regions of a few tables are scanned, larger ones hashed: both
+    /// find tables case-insensitively.
+    @Test(arguments: [2, 4, 5, 12]) func isModifiedByEventsOfKindInRegionsOfManyTables(tableCount: Int) {
+        let tables = (0..<tableCount).map { "table\($0)" }
+        let region = tables.reduce(DatabaseRegion()) { $0.union(DatabaseRegion(table: $1)) }
+        for table in tables {
+            #expect(region.isModified(byEventsOfKind: .insert(tableName: table.uppercased())))
+        }
+        #expect(!region.isModified(byEventsOfKind: .insert(tableName: "table\(tableCount)")))
+    }
+
     @Test func isModifiedByEvent() throws {
         final class Observer: TransactionObserver {
             let region: DatabaseRegion

@@ -28,7 +28,15 @@ import GRDBLite
             let error = #expect(throws: DatabaseError.self) { try db.tableExists("player", in: "nowhere") }
             #expect(error?.message == "no such schema: nowhere")
 
+            // Names compare as SQLite compares them: ASCII case only, the
+            // bytes of other characters ("é" in one code point, then two).
+            try db.execute(sql: "CREATE TABLE \"caf\u{E9}\" (a)")
+            #expect(try db.tableExists("CAF\u{E9}"))
+            #expect(try !db.tableExists("cafe\u{301}"))
+            #expect(try db.tableExists("caf\u{E9}"))
+
             // The cache follows schema changes.
+            #expect(try db.tableExists("scratch"))
             try db.drop(table: "scratch")
             #expect(try !db.tableExists("scratch"))
             try db.execute(sql: "DROP VIEW champion")
