@@ -22,12 +22,7 @@ extension DatabaseCursor {
 
     /// Binds arguments and tells the connection that the statement starts.
     func _start(arguments: StatementArguments?) throws {
-        if let arguments {
-            try statement.setArguments(arguments)
-        } else {
-            try statement.prepareForExecution()
-        }
-        try statement.database.statementWillExecute(statement)
+        try statement.startFetch(arguments: arguments)
     }
 
     /// The first element, transformed. A statement that writes (`INSERT

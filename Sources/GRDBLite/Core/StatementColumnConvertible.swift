@@ -85,10 +85,28 @@ extension DatabaseValueConvertible where Self: StatementColumnConvertible {
 
     /// The value of the leftmost column of the first row, or nil if there
     /// is no row or the value is NULL.
+    @inlinable
     public static func fetchOne(
         _ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil
     ) throws -> Self? {
-        try Optional<Self>.fetchCursor(statement, arguments: arguments, adapter: adapter)._fetchFirst { $0 } ?? nil
+        guard adapter == nil else {
+            return try Optional<Self>.fetchCursor(statement, arguments: arguments, adapter: adapter)
+                ._fetchFirst { $0 } ?? nil
+        }
+        // Without a cursor (and its allocation), as the cursor reads.
+        return try statement.fetchFirst(arguments: arguments) { sqliteStatement in
+            if let value = Optional<Self>.fromStatement(sqliteStatement, atUncheckedIndex: 0) { return value }
+            throw valueMismatch(statement)
+        } ?? nil
+    }
+
+    /// The error of a leftmost value that does not convert, as a value
+    /// cursor throws it.
+    @usableFromInline
+    static func valueMismatch(_ statement: Statement) -> RowDecodingError {
+        let row = Row(statement: statement)
+        return .valueMismatch(
+            Optional<Self>.self, row: row, columnIndex: 0, databaseValue: row.databaseValue(atUncheckedIndex: 0))
     }
 }
 

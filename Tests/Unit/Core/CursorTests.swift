@@ -262,6 +262,41 @@ import TestSupport
         }
     }
 
+    /// `fetchOne` of a value reads the first row without a cursor: as the
+    /// cursor would, with the same errors, and the statement left reset.
+    @Test func fetchOneOfAValueReadsAsACursor() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let dbQueue = try DatabaseQueue(path: directory.path())
+        let other = try DatabaseQueue(path: directory.path())
+        try dbQueue.write { db throws in
+            try db.execute(sql: "CREATE TABLE t (id INTEGER PRIMARY KEY, a)")
+            // A statement that writes runs to completion.
+            #expect(try Int.fetchOne(db, sql: "INSERT INTO t (a) VALUES (1), (NULL), ('x') RETURNING id") == 1)
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") == 3)
+            #expect(try Int.fetchOne(db, sql: "SELECT a FROM t WHERE id = 2") == nil) // NULL
+            #expect(try Int.fetchOne(db, sql: "SELECT a FROM t WHERE id = 4") == nil) // no row
+            // A value that does not convert: the cursor's error.
+            let sql = "SELECT a FROM t WHERE id = 3"
+            let error = #expect(throws: RowDecodingError.self) { try Date.fetchOne(db, sql: sql) }
+            let cursorError = #expect(throws: RowDecodingError.self) { try Date?.fetchCursor(db, sql: sql).next() }
+            #expect(error.map { "\($0)" } == cursorError.map { "\($0)" })
+            // A missing argument, a failed step.
+            let statement = try db.makeStatement(sql: "SELECT a FROM t WHERE id = ?")
+            #expect(throws: DatabaseError.self) { try Int.fetchOne(statement) }
+            #expect(try Int.fetchOne(statement, arguments: [1]) == 1)
+            let failure = #expect(throws: DatabaseError.self) {
+                try Int.fetchOne(db, sql: "SELECT abs(-9223372036854775807 - 1)")
+            }
+            #expect(failure?.message == "integer overflow")
+        }
+        // The statement of a fetchOne holds no read lock once it returns.
+        try dbQueue.inDatabase { db throws in
+            #expect(try Int.fetchOne(db, sql: "SELECT id FROM t") == 1)
+            try other.write { db throws in try db.execute(sql: "DROP TABLE t") }
+        }
+    }
+
     @Test func abandonedCursorReleasesItsReadLock() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
