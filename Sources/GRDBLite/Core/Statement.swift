@@ -48,6 +48,11 @@ public final class Statement {
         _ = try database.makeStatement(sql: sql, persistent: false)
     }
 
+    /// What the observation layer derives from `selectedColumns` (the
+    /// region the statement reads), kept with them: a value observation
+    /// asks for it after each of its fetches.
+    var selectedColumnsDerivation: AnyObject?
+
     /// Set by the request that made the statement, when it knows better
     /// than the authorizer what the statement reads. The statement cache
     /// clears it when it hands the statement out again.

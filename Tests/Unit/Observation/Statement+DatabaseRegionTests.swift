@@ -12,6 +12,18 @@ import Testing
         }
     }
 
+    /// The region is computed once per statement: asked again, the same.
+    @Test func regionOfAStatementAskedAgain() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db throws in
+            try db.execute(sql: "CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT, score INTEGER)")
+            let statement = try db.makeStatement(sql: "SELECT name, score FROM player")
+            for _ in 0..<3 {
+                #expect(statement.databaseRegion.description == "player(name,score)")
+            }
+        }
+    }
+
     /// SQLite reports the rowid of `SELECT ID FROM FOO` under two spellings
     /// of the table: the region keeps the first one, in every process (it
     /// used to depend on the order of a hashed dictionary).
