@@ -30,7 +30,8 @@ extension Database {
         }
         if !sharedCommitRead.isOpen {
             try rollbackIfNeeded()
-            try enterReadOnlyAccess()
+            // Without toggling query_only: see `enterReadOnlyAccess`.
+            try enterReadOnlyAccess(checkingStatements: true)
             do {
                 try beginTransaction(.deferred)
             } catch {

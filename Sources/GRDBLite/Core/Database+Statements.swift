@@ -234,9 +234,10 @@ extension Database {
     @usableFromInline
     func statementWillExecute(_ statement: Statement) throws {
         preconditionValidAccess()
-        if _slowPath(needsRollback || needsQueryOnlyReset || isClosed) {
+        if _slowPath(needsRollback || needsQueryOnlyReset || isClosed || refusesWritingStatements) {
             try checkNotClosed(sql: statement.sql)
             try recoverFromFailedCleanup()
+            if refusesWritingStatements { try checkStatementIsReadOnly(statement) }
         }
         if isInsideTransactionBlock && sqlite3_get_autocommit(sqliteHandle) != 0 {
             try checkForAbortedTransaction(sql: statement.sql, arguments: statement.arguments)

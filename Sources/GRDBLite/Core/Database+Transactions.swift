@@ -275,22 +275,32 @@ extension Database {
 
     /// Starts a read-only access (see ``readOnly(_:)``); end it with
     /// `exitReadOnlyAccess()`.
-    func enterReadOnlyAccess() throws {
+    ///
+    /// - parameter checkingStatements: Whether writes are refused by a
+    ///   check of each statement (`sqlite3_stmt_readonly`) instead of
+    ///   `PRAGMA query_only`, when query_only is off: the pragma expires
+    ///   every compiled statement of the connection, which then compile
+    ///   again, twice per commit when value observations fetch after each.
+    func enterReadOnlyAccess(checkingStatements: Bool = false) throws {
         if readOnlyDepth == 0 {
-            // query_only may still be on from the previous read-only
-            // access: then nothing runs.
-            needsQueryOnlyReset = false
-            if !isQueryOnly {
-                do {
-                    try executeInternalStatement(sql: "PRAGMA query_only = 1")
-                } catch {
-                    // A flag pragma takes effect when it compiles: if it
-                    // fails, it may have switched query_only on.
+            if checkingStatements && !isQueryOnly {
+                refusesWritingStatements = true
+            } else {
+                // query_only may still be on from the previous read-only
+                // access: then nothing runs.
+                needsQueryOnlyReset = false
+                if !isQueryOnly {
+                    do {
+                        try executeInternalStatement(sql: "PRAGMA query_only = 1")
+                    } catch {
+                        // A flag pragma takes effect when it compiles: if it
+                        // fails, it may have switched query_only on.
+                        isQueryOnly = true
+                        needsQueryOnlyReset = true
+                        throw error
+                    }
                     isQueryOnly = true
-                    needsQueryOnlyReset = true
-                    throw error
                 }
-                isQueryOnly = true
             }
         }
         readOnlyDepth += 1
@@ -300,9 +310,26 @@ extension Database {
     func exitReadOnlyAccess() {
         readOnlyDepth -= 1
         if readOnlyDepth == 0 {
-            // query_only goes off before the next statement that runs
-            // outside of a read-only access (see `needsQueryOnlyReset`).
-            needsQueryOnlyReset = true
+            if refusesWritingStatements {
+                refusesWritingStatements = false
+            } else {
+                // query_only goes off before the next statement that runs
+                // outside of a read-only access (see `needsQueryOnlyReset`).
+                needsQueryOnlyReset = true
+            }
+        }
+    }
+
+    /// Refuses a statement that writes during a read-only access that
+    /// checks statements, with the error of `PRAGMA query_only`.
+    func checkStatementIsReadOnly(_ statement: Statement) throws {
+        if !statement.isReadonly {
+            throw DatabaseError(
+                resultCode: .SQLITE_READONLY,
+                message: "attempt to write a readonly database",
+                sql: statement.sql,
+                arguments: statement.arguments,
+                publicStatementArguments: configuration.publicStatementArguments)
         }
     }
 

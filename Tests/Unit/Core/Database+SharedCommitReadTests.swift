@@ -64,6 +64,57 @@ import Testing
         try await dbQueue.write { db in try db.execute(sql: "INSERT INTO t DEFAULT VALUES") }
     }
 
+    /// The shared transaction refuses writes statement by statement, not
+    /// with `PRAGMA query_only`, which would make every statement of the
+    /// connection compile again after each commit.
+    @Test func noPragmaBetweenCommits() async throws {
+        let dbQueue = try makeQueue()
+        let (recorder, cancellable) = try await startCount(of: "t", in: dbQueue)
+        _ = try recordInsertIntoT(dbQueue)
+        let sql = try dbQueue.inDatabase { db in
+            try recordedSQL(db) {
+                try db.execute(sql: "INSERT INTO t DEFAULT VALUES")
+                try db.execute(sql: "INSERT INTO t DEFAULT VALUES")
+            }
+        }
+        #expect(!sql.contains { $0.hasPrefix("PRAGMA") })
+        #expect(try await recorder.waitForValues(count: 4) == [0, 1, 2, 3])
+        cancellable.cancel()
+    }
+
+    /// A fetch after a commit that writes fails as with `PRAGMA
+    /// query_only`, and the connection writes again afterwards.
+    @Test(arguments: ["INSERT INTO other DEFAULT VALUES", "CREATE TEMP TABLE scratch(a)", "PRAGMA user_version = 2"])
+    func aFetchAfterACommitCantWrite(_ sql: String) async throws {
+        let dbQueue = try makeQueue()
+        let (first, cancelFirst) = try await startCount(of: "t", in: dbQueue)
+        let (writing, cancelWriting) = try await startCount(of: "t", in: dbQueue, fetch: { db in
+            if try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t")! > 0 { try db.execute(sql: sql) }
+        })
+        let (last, cancelLast) = try await startCount(of: "t", in: dbQueue)
+        try await dbQueue.write { db in try db.execute(sql: "INSERT INTO t DEFAULT VALUES") }
+        let error = try #require(try await writing.waitForError() as? DatabaseError)
+        #expect(error.resultCode == .SQLITE_READONLY)
+        #expect(error.message == "attempt to write a readonly database")
+        #expect(error.sql == sql)
+        #expect(try await first.waitForValues(count: 2) == [0, 1])
+        #expect(try await last.waitForValues(count: 2) == [0, 1])
+        try await dbQueue.write { db in
+            try db.execute(sql: "INSERT INTO other DEFAULT VALUES")
+            try db.execute(sql: "CREATE TEMP TABLE scratch(a)")
+            try db.execute(sql: "PRAGMA user_version = 3")
+        }
+        #expect(try await dbQueue.read { db in
+            [
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM other"),
+                try Int.fetchOne(db, sql: "PRAGMA user_version"),
+            ]
+        } == [1, 3])
+        cancelFirst.cancel()
+        cancelWriting.cancel()
+        cancelLast.cancel()
+    }
+
     /// A transaction observer may write when told of a commit: the shared
     /// transaction ends before it.
     @Test func anObserverBetweenObservationsCanWrite() async throws {
