@@ -105,6 +105,53 @@ private final class Derived: Base {
     override class var databaseTableName: String { "derived" }
 }
 
+/// Writes `a` and `b` with its keys, then `c` and `d` (when `grow`) with
+/// a second keyed container of another key type, then `b` again with the
+/// first one: the second container may grow the arrays that the first
+/// one writes.
+private struct TwoContainers: Encodable, PersistableRecord {
+    static let databaseTableName = "t"
+    enum CodingKeys: CodingKey { case a, b }
+    enum OtherKeys: CodingKey { case c, d }
+    var a: Int
+    var b: Int
+    var grow: Bool
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(a, forKey: .a)
+        var other = encoder.container(keyedBy: OtherKeys.self)
+        try other.encode(a * 10, forKey: .c)
+        if grow { try other.encode(a * 100, forKey: .d) }
+        try container.encode(b, forKey: .b)
+    }
+}
+
+/// A record whose columns are those of a wrapped record.
+private struct Wrapper: Encodable, PersistableRecord {
+    static let databaseTableName = "t"
+    var wrapped: Listed
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(wrapped)
+    }
+}
+
+/// Writes text or an integer in the same column.
+private struct Varying: Encodable, PersistableRecord {
+    static let databaseTableName = "v"
+    enum CodingKeys: CodingKey { case a, b }
+    var text: String?
+    var number: Int
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        if let text { try container.encode(text, forKey: .a) } else { try container.encode(number, forKey: .a) }
+        try container.encode(number, forKey: .b)
+    }
+}
+
 @Suite struct RecordInsertReuseTests {
     private func makeDatabase() throws -> DatabaseQueue {
         let dbQueue = try DatabaseQueue()
@@ -114,6 +161,7 @@ private final class Derived: Base {
                 CREATE TABLE m (id INTEGER PRIMARY KEY, text, double, date, unsigned);
                 CREATE TABLE base (id INTEGER PRIMARY KEY, name TEXT NOT NULL);
                 CREATE TABLE derived (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+                CREATE TABLE v (rowid INTEGER PRIMARY KEY, a, b);
                 """)
         }
         return dbQueue
@@ -270,6 +318,53 @@ private final class Derived: Base {
             }).insert(db)
             try Listed([.a, .b, .c], [10, 11, 12]).insert(db)
             #expect(try rows(db) == [[1, 2, 3, nil], [7, 8, 9, nil], [4, 5, 6, nil], [10, 11, 12, nil]])
+        }
+    }
+
+    @Test func aSecondKeyedContainerInTheSameRecord() throws {
+        try makeDatabase().write { (db: Database) throws in
+            for index in 1...4 {
+                try TwoContainers(a: index, b: -index, grow: index % 2 == 0).insert(db)
+                try TwoContainers(a: index + 10, b: -index - 10, grow: true).insert(db)
+            }
+            var expected: [[Int?]] = []
+            for index in 1...4 {
+                let d: Int? = index % 2 == 0 ? index * 100 : nil
+                expected.append([index, -index, index * 10, d])
+                let other = index + 10
+                expected.append([other, -other, other * 10, other * 100])
+            }
+            #expect(try rows(db) == expected)
+        }
+    }
+
+    @Test func wrappedRecordsWriteTheContainer() throws {
+        try makeDatabase().write { (db: Database) throws in
+            try Listed([.a, .b], [1, 2]).insert(db)
+            try Wrapper(wrapped: Listed([.a, .b], [3, 4])).insert(db)
+            try Listed([.a, .b], [5, 6]).insert(db)
+            try Wrapper(wrapped: Listed([.b, .a, .c], [7, 8, 9])).insert(db)
+            try Wrapper(wrapped: Listed([.b, .a, .c], [10, 11, 12])).insert(db)
+            try Listed([.a, .b], [13, 14]).insert(db)
+            #expect(try rows(db) == [
+                [1, 2, nil, nil], [3, 4, nil, nil], [5, 6, nil, nil], [8, 7, 9, nil], [11, 10, 12, nil],
+                [13, 14, nil, nil],
+            ])
+        }
+    }
+
+    @Test func textAndIntegersInTurnInTheSameColumn() throws {
+        try makeDatabase().write { (db: Database) throws in
+            let records = [
+                Varying(text: nil, number: 1), Varying(text: "two", number: 2), Varying(text: "three", number: 3),
+                Varying(text: nil, number: 4), Varying(text: "five", number: 5),
+            ]
+            for record in records { try record.insert(db) }
+            let stored = try Row.fetchAll(db, sql: "SELECT a, b FROM v ORDER BY rowid")
+            #expect(stored.map { $0[0] as DatabaseValue } == [
+                1.databaseValue, "two".databaseValue, "three".databaseValue, 4.databaseValue, "five".databaseValue,
+            ])
+            #expect(stored.map { $0[1] as Int } == [1, 2, 3, 4, 5])
         }
     }
 }
