@@ -100,6 +100,7 @@ final class RecordEncoderCache: @unchecked Sendable {
     @inline(__always)
     func end() {
         container = nil
+        target.fastCount = 0
         if target.container != nil {
             target.container = nil
             if !isKnownUniquelyReferenced(&cachedBox) {
@@ -142,6 +143,8 @@ final class RecordEncoderCache: @unchecked Sendable {
             target.cache = self
             target.container = container
             otherTargets.append(target)
+            // Its writes may grow the container's arrays.
+            self.target.fastCount = 0
             return KeyedEncodingContainer(RecordKeyedEncodingContainer<Record, Key>(target: target))
         }
         // Replaces the cached container, which no one else holds (it was
@@ -187,8 +190,66 @@ final class RecordEncodingTarget {
     @usableFromInline @exclusivity(unchecked) var keyBits: [UInt64] = []
     // Unchecked exclusivity: see `container`.
     @usableFromInline @exclusivity(unchecked) var keyColumns: [String] = []
+    /// The fast path of the running record: at the positions below
+    /// `fastCount`, the container holds the column of the key remembered
+    /// there, and the key of bits `fastBits[position]` stores its value
+    /// into `fastValues[position]` (the container's values, uniquely
+    /// referenced), without checking the arrays. Anything that may change
+    /// the arrays (another column, another container) sets `fastCount`
+    /// to 0 first.
+    // Unchecked exclusivity: see `container`.
+    @usableFromInline @exclusivity(unchecked) var fastCount = 0
+    // Unchecked exclusivity: see `container`. Unsafe: valid below `fastCount`.
+    @usableFromInline @exclusivity(unchecked) var fastBits: UnsafePointer<UInt64>?
+    // Unchecked exclusivity: see `container`. Unsafe: valid below `fastCount`.
+    @usableFromInline @exclusivity(unchecked) var fastValues: UnsafeMutablePointer<DatabaseValue>?
+    /// The column names whose first `verifiedCount` are those of
+    /// `keyColumns`, sharing their buffer so that it can't change: a
+    /// container with the same buffer needs no new comparison.
+    // Unchecked exclusivity: see `container`.
+    @exclusivity(unchecked) var verifiedNames: [String] = []
+    // Unchecked exclusivity: see `container`.
+    @exclusivity(unchecked) var verifiedCount = 0
 
     init() { }
+
+    /// Prepares the fast path for a record encoded into `container`:
+    /// finds the positions whose column is still the one its key wrote
+    /// for the previous record, and makes the values unique.
+    @usableFromInline
+    func prepareFastPath(_ container: UnsafeMutablePointer<PersistenceContainer>) {
+        let count = min(keyBits.count, container.pointee.names.count, container.pointee.values.count)
+        fastCount = 0
+        guard count > 0 else { return }
+        // Unsafe: the addresses are compared, never dereferenced.
+        let sameNames = verifiedNames.withUnsafeBufferPointer { lhs in
+            // Unsafe: see above.
+            container.pointee.names.withUnsafeBufferPointer { rhs in lhs.baseAddress == rhs.baseAddress }
+        }
+        let verified: Int
+        if sameNames {
+            verified = min(verifiedCount, count)
+        } else {
+            var matching = 0
+            while matching < count,
+                keyColumns.stringBits(at: matching) == container.pointee.names.stringBits(at: matching)
+            {
+                matching += 1
+            }
+            verified = matching
+            verifiedNames = container.pointee.names
+            verifiedCount = matching
+        }
+        guard verified > 0 else { return }
+        // Unsafe: the pointers outlive the closures. They stay valid while
+        // the arrays are not changed: every change of these arrays during
+        // the call resets `fastCount` first (slow paths, other containers,
+        // nested records), and so does the end of the call.
+        fastValues = container.pointee.values.withUnsafeMutableBufferPointer { $0.baseAddress }
+        // Unsafe: see above.
+        fastBits = keyBits.withUnsafeBufferPointer { $0.baseAddress }
+        fastCount = verified
+    }
 
     /// Whether the key of bits `bits` wrote the column that `container`
     /// holds at `position` for the previous record.
@@ -206,6 +267,8 @@ final class RecordEncodingTarget {
     /// Remembers that the key of bits `bits` wrote `column` at `position`.
     @usableFromInline
     func rememberKey(_ bits: UInt64, column: String, at position: Int) {
+        fastCount = 0
+        verifiedCount = 0
         if position < keyBits.count {
             keyBits[position] = bits
             keyColumns[position] = column
@@ -218,6 +281,8 @@ final class RecordEncodingTarget {
     /// Forgets the keys: the container encodes keys of another type.
     @usableFromInline
     func forgetKeys() {
+        fastCount = 0
+        verifiedCount = 0
         keyBits.removeAll(keepingCapacity: true)
         keyColumns.removeAll(keepingCapacity: true)
     }
@@ -255,6 +320,11 @@ struct RecordEncoder<Record: EncodableRecord>: Encoder {
         }
         if cache.cachedRecord == ObjectIdentifier(Record.self), cache.cachedKey == ObjectIdentifier(Key.self) {
             cache.target.container = container
+            if cache.otherTargets.isEmpty {
+                // Unsafe (unowned): the cache, alive, owns its target.
+                unowned(unsafe) let target = cache.target
+                target.prepareFastPath(container)
+            }
             // Unsafe: the box is there when the record and key types are.
             return CodingContainerBox.container(cache.cachedBox.unsafelyUnwrapped, as: KeyedEncodingContainer<Key>.self)
         }
@@ -289,6 +359,7 @@ struct RecordSingleValueEncodingContainer<Record: EncodableRecord>: SingleValueE
             RecordEncoderCache.encoderMisuse()
         }
         if let record = value as? any EncodableRecord {
+            encoder.cache.target.fastCount = 0 // it may grow the arrays
             try record.encode(to: &container.pointee)
         } else {
             try value.encode(to: encoder)
@@ -426,6 +497,23 @@ struct RecordKeyedEncodingContainer<Record: EncodableRecord, Key: CodingKey>: Ke
         let container = persistenceContainer
         let position = container.pointee.setCount
         let bits = usesDefaultKeys ? ColumnLookup.bits(of: key) : nil
+        if let bits, position < target.fastCount,
+            // Unsafe: below `fastCount` (see `RecordEncodingTarget.fastCount`).
+            target.fastBits.unsafelyUnwrapped[position] == bits
+        {
+            // Unsafe: see above.
+            let slot = target.fastValues.unsafelyUnwrapped + position
+            switch slot.pointee.storage {
+            case .null, .int64, .double:
+                // Unsafe: the former value holds no reference.
+                slot.initialize(to: value)
+            case .string, .blob:
+                slot.pointee = value
+            }
+            container.pointee.setCount = position &+ 1
+            return
+        }
+        target.fastCount = 0 // the arrays may change below
         if let bits, target.isKnownKey(bits, at: position, in: container.pointee) {
             container.pointee.replaceValue(at: position, with: value)
             container.pointee.setCount = position + 1
@@ -506,7 +594,19 @@ struct RecordKeyedEncodingContainer<Record: EncodableRecord, Key: CodingKey>: Ke
         let column = column(forKey: key)
         let dbValue = try RecordValueEncoding<Record>.databaseValue(value, column: column, key: key)
         // The column is known (its strategies needed it): no key matching.
-        persistenceContainer.pointee.set(dbValue, forColumn: column)
+        let container = persistenceContainer
+        let position = container.pointee.setCount
+        if position < target.fastCount,
+            // Unsafe: the bits of the string, compared and not used as a string.
+            container.pointee.names.stringBits(at: position) == unsafeBitCast(column, to: (UInt64, UInt64).self)
+        {
+            // Unsafe: below `fastCount` (see `RecordEncodingTarget.fastCount`).
+            (target.fastValues.unsafelyUnwrapped + position).pointee = dbValue
+            container.pointee.setCount = position &+ 1
+            return
+        }
+        target.fastCount = 0 // the arrays may change below
+        container.pointee.set(dbValue, forColumn: column)
     }
 
     @usableFromInline

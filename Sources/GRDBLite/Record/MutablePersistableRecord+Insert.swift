@@ -184,13 +184,13 @@ extension MutablePersistableRecord {
         do {
             try encode(to: &container)
         } catch {
-            storage.reuse(container)
+            storage.reuse(consume container)
             throw error
         }
         // The dynamic type: a `Record` subclass has its own table.
         let recordType = type(of: self)
         return try storage.insert(
             db, type: ObjectIdentifier(recordType), tableName: { recordType.databaseTableName },
-            container: container, onConflict: conflict)
+            container: consume container, onConflict: conflict)
     }
 }
