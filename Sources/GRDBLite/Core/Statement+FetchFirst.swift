@@ -6,11 +6,7 @@ extension Statement {
     /// fetch.
     @usableFromInline
     func startFetch(arguments: StatementArguments?) throws {
-        if let arguments {
-            try setArguments(arguments)
-        } else {
-            try prepareForExecution()
-        }
+        try prepareToRun(arguments: arguments)
         try database.statementWillExecute(self)
     }
 

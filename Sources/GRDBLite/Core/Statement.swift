@@ -204,12 +204,17 @@ public final class Statement {
     /// Executes the statement, with `arguments` if given, else with the
     /// arguments set before. Rows the statement returns are ignored.
     public func execute(arguments: StatementArguments? = nil) throws {
+        try prepareToRun(arguments: arguments)
+        try database.executeToCompletion(self)
+    }
+
+    /// Binds `arguments`, or checks that the parameters have values.
+    func prepareToRun(arguments: StatementArguments?) throws {
         if let arguments {
             try setArguments(arguments)
         } else {
             try prepareForExecution()
         }
-        try database.executeToCompletion(self)
     }
 
     /// Executes the statement with positional values bound directly, with
