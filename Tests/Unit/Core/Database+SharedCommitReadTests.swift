@@ -25,7 +25,8 @@ import Testing
 
     private func startCount(
         of table: String, in dbQueue: DatabaseQueue, requiresWriteAccess: Bool = false,
-        fetch: (@Sendable (Database) throws -> Void)? = nil) async throws -> (ObservationRecorder<Int>, AnyDatabaseCancellable)
+        fetch: (@Sendable (Database) throws -> Void)? = nil
+    ) async throws -> (ObservationRecorder<Int>, AnyDatabaseCancellable)
     {
         let recorder = ObservationRecorder<Int>()
         var observation = ValueObservation.tracking { db in

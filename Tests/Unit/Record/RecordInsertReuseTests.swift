@@ -230,7 +230,9 @@ private struct Varying: Encodable, PersistableRecord {
         }
         #expect(kept.containers.count == 4)
         #expect(kept.containers.map { $0["id"] } == [1, 2, 3, 10].map(\.databaseValue))
-        #expect(kept.containers.map { $0["text"] } == ["one".databaseValue, .null, "three".databaseValue, "ten".databaseValue])
+        #expect(
+            kept.containers.map { $0["text"] }
+                == ["one".databaseValue, .null, "three".databaseValue, "ten".databaseValue])
         #expect(kept.containers.map { $0["unsigned"] } == [1, nil, 3, 10].map { $0?.databaseValue ?? .null })
         #expect(kept.containers.map(\.count) == [5, 5, 5, 5])
     }
