@@ -39,8 +39,20 @@ extension Database {
                 throw error
             }
             sharedCommitRead.isOpen = true
+        } else {
+            // Each observation's transaction has its date, as in GRDB,
+            // where each opens its own.
+            transactionDateResult = Result { try configuration.transactionClock.now(self) }
         }
-        return try block()
+        // As in a transaction block: once the fetch ended the transaction
+        // (COMMIT, ROLLBACK, or SQLite's rollback after an error), its
+        // statements fail instead of running in autocommit mode.
+        let wasInsideTransactionBlock = isInsideTransactionBlock
+        isInsideTransactionBlock = true
+        defer { isInsideTransactionBlock = wasInsideTransactionBlock }
+        let result = try block()
+        try checkForAbortedTransaction()
+        return result
     }
 
     /// Ends the shared read-only transaction, if one began. Its values are

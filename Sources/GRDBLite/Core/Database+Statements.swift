@@ -234,10 +234,10 @@ extension Database {
     @usableFromInline
     func statementWillExecute(_ statement: Statement) throws {
         preconditionValidAccess()
-        if _slowPath(needsRollback || needsQueryOnlyReset || isClosed || refusesWritingStatements) {
+        if _slowPath(needsRollback || needsQueryOnlyReset || isClosed || defersQueryOnly) {
             try checkNotClosed(sql: statement.sql)
             try recoverFromFailedCleanup()
-            if refusesWritingStatements { try checkStatementIsReadOnly(statement) }
+            if defersQueryOnly && !statement.isReadonly { try switchQueryOnlyOn() }
         }
         if isInsideTransactionBlock && sqlite3_get_autocommit(sqliteHandle) != 0 {
             try checkForAbortedTransaction(sql: statement.sql, arguments: statement.arguments)

@@ -276,31 +276,20 @@ extension Database {
     /// Starts a read-only access (see ``readOnly(_:)``); end it with
     /// `exitReadOnlyAccess()`.
     ///
-    /// - parameter checkingStatements: Whether writes are refused by a
-    ///   check of each statement (`sqlite3_stmt_readonly`) instead of
-    ///   `PRAGMA query_only`, when query_only is off: the pragma expires
-    ///   every compiled statement of the connection, which then compile
-    ///   again, twice per commit when value observations fetch after each.
+    /// - parameter checkingStatements: Whether `PRAGMA query_only` waits
+    ///   for a statement that is not read-only (`sqlite3_stmt_readonly`),
+    ///   when query_only is off: the pragma expires every compiled
+    ///   statement of the connection, which then compile again, twice per
+    ///   commit when value observations fetch after each.
     func enterReadOnlyAccess(checkingStatements: Bool = false) throws {
         if readOnlyDepth == 0 {
             if checkingStatements && !isQueryOnly {
-                refusesWritingStatements = true
+                defersQueryOnly = true
             } else {
                 // query_only may still be on from the previous read-only
                 // access: then nothing runs.
                 needsQueryOnlyReset = false
-                if !isQueryOnly {
-                    do {
-                        try executeInternalStatement(sql: "PRAGMA query_only = 1")
-                    } catch {
-                        // A flag pragma takes effect when it compiles: if it
-                        // fails, it may have switched query_only on.
-                        isQueryOnly = true
-                        needsQueryOnlyReset = true
-                        throw error
-                    }
-                    isQueryOnly = true
-                }
+                if !isQueryOnly { try switchQueryOnlyOn() }
             }
         }
         readOnlyDepth += 1
@@ -310,8 +299,8 @@ extension Database {
     func exitReadOnlyAccess() {
         readOnlyDepth -= 1
         if readOnlyDepth == 0 {
-            if refusesWritingStatements {
-                refusesWritingStatements = false
+            if defersQueryOnly {
+                defersQueryOnly = false
             } else {
                 // query_only goes off before the next statement that runs
                 // outside of a read-only access (see `needsQueryOnlyReset`).
@@ -320,17 +309,23 @@ extension Database {
         }
     }
 
-    /// Refuses a statement that writes during a read-only access that
-    /// checks statements, with the error of `PRAGMA query_only`.
-    func checkStatementIsReadOnly(_ statement: Statement) throws {
-        if !statement.isReadonly {
-            throw DatabaseError(
-                resultCode: .SQLITE_READONLY,
-                message: "attempt to write a readonly database",
-                sql: statement.sql,
-                arguments: statement.arguments,
-                publicStatementArguments: configuration.publicStatementArguments)
+    /// Switches `PRAGMA query_only` on: when a read-only access starts, or
+    /// during one that deferred it, before a statement that may write (or
+    /// that SQLite can't tell is read-only, as `PRAGMA journal_mode`), so
+    /// that SQLite decides as in other read-only accesses. It goes off
+    /// after the access.
+    func switchQueryOnlyOn() throws {
+        defersQueryOnly = false
+        do {
+            try executeInternalStatement(sql: "PRAGMA query_only = 1")
+        } catch {
+            // A flag pragma takes effect when it compiles: if it fails, it
+            // may have switched query_only on.
+            isQueryOnly = true
+            needsQueryOnlyReset = true
+            throw error
         }
+        isQueryOnly = true
     }
 
     /// Restores what a read-only access or a failed cleanup left behind

@@ -78,10 +78,10 @@ public final class Database {
     var needsQueryOnlyReset = false
     /// Depth of `readOnly` calls.
     var readOnlyDepth = 0
-    /// Set during a read-only access that refuses writing statements one
-    /// by one instead of with `PRAGMA query_only` (see
+    /// Set during a read-only access whose `PRAGMA query_only` waits for
+    /// a statement that is not read-only (see
     /// `enterReadOnlyAccess(checkingStatements:)`).
-    var refusesWritingStatements = false
+    var defersQueryOnly = false
     /// The read-only transaction that value observations share when they
     /// fetch after a commit (see `Database+SharedCommitRead.swift`).
     var sharedCommitRead = SharedCommitRead()

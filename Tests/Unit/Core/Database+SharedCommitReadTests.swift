@@ -116,6 +116,77 @@ import Testing
         cancelLast.cancel()
     }
 
+    /// A statement that SQLite doesn't count as read-only, though it only
+    /// reads (`PRAGMA journal_mode`), runs as with `PRAGMA query_only`.
+    @Test func aReadOnlyPragmaAfterACommit() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA journal_mode = WAL") }
+        let dbQueue = try DatabaseQueue(path: directory.path(), configuration: configuration)
+        try await dbQueue.write { db in try db.execute(sql: "CREATE TABLE t(id INTEGER PRIMARY KEY)") }
+        let (recorder, cancellable) = try await startCount(of: "t", in: dbQueue, fetch: { db in
+            _ = try String.fetchOne(db, sql: "PRAGMA journal_mode")
+        })
+        try await dbQueue.write { db in try db.execute(sql: "INSERT INTO t DEFAULT VALUES") }
+        #expect(try await recorder.waitForValues(count: 2) == [0, 1])
+        try await dbQueue.write { db in try db.execute(sql: "INSERT INTO t DEFAULT VALUES") }
+        #expect(try await recorder.waitForValues(count: 3) == [0, 1, 2])
+        cancellable.cancel()
+    }
+
+    /// A fetch that ends the shared transaction (COMMIT, ROLLBACK) fails
+    /// at its next statement, as in a transaction of its own; the next
+    /// observations fetch in a new one.
+    @Test(arguments: ["COMMIT", "ROLLBACK"]) func aFetchThatEndsTheTransactionFails(_ sql: String) async throws {
+        let dbQueue = try makeQueue()
+        let (ending, cancelEnding) = try await startCount(of: "t", in: dbQueue, fetch: { db in
+            if try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t")! > 0 { try db.execute(sql: sql) }
+        })
+        let (last, cancelLast) = try await startCount(of: "t", in: dbQueue)
+        try await dbQueue.write { db in try db.execute(sql: "INSERT INTO t DEFAULT VALUES") }
+        let error = try #require(try await ending.waitForError() as? DatabaseError)
+        #expect(error.resultCode == .SQLITE_ABORT)
+        #expect(error.message == "Transaction was aborted")
+        #expect(try await last.waitForValues(count: 2) == [0, 1])
+        cancelEnding.cancel()
+        cancelLast.cancel()
+    }
+
+    /// As in GRDB, where each observation fetches in a transaction of its
+    /// own, each fetch sees a date of its own.
+    @Test func eachObservationHasItsTransactionDate() async throws {
+        let tick = LockedValue(0)
+        var configuration = Configuration()
+        configuration.transactionClock = .custom { _ in
+            Date(timeIntervalSince1970: Double(tick.update { tick in
+                tick += 1
+                return tick
+            }))
+        }
+        let dbQueue = try DatabaseQueue(configuration: configuration)
+        try await dbQueue.write { db in try db.execute(sql: "CREATE TABLE t(id INTEGER PRIMARY KEY)") }
+        func startDates() async throws -> (ObservationRecorder<Date>, AnyDatabaseCancellable) {
+            let recorder = ObservationRecorder<Date>()
+            let cancellable = ValueObservation
+                .tracking { db in
+                    _ = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t")
+                    return try db.transactionDate
+                }
+                .start(in: dbQueue, scheduling: .async(onQueue: ObservationQueue().queue), recorder: recorder)
+            try await recorder.waitForValues(count: 1)
+            return (recorder, cancellable)
+        }
+        let (first, cancelFirst) = try await startDates()
+        let (second, cancelSecond) = try await startDates()
+        try await dbQueue.write { db in try db.execute(sql: "INSERT INTO t DEFAULT VALUES") }
+        let firstDate = try #require(try await first.waitForValues(count: 2).last)
+        let secondDate = try #require(try await second.waitForValues(count: 2).last)
+        #expect(firstDate < secondDate)
+        cancelFirst.cancel()
+        cancelSecond.cancel()
+    }
+
     /// A transaction observer may write when told of a commit: the shared
     /// transaction ends before it.
     @Test func anObserverBetweenObservationsCanWrite() async throws {
