@@ -400,18 +400,17 @@ extension ValueObserver: TransactionObserver {
     /// The region that changes are compared with, or nil when every change
     /// counts (the region is not known yet, or is being fetched again).
     private var trackedRegion: DatabaseRegion? {
-        state.withLock { state in
-            if case .varyingRegion = tracking, state.isFetching { return nil }
-            return state.region
-        }
+        state.withLock { trackedRegion(in: $0) }
+    }
+
+    private func trackedRegion(in state: State) -> DatabaseRegion? {
+        if case .varyingRegion = tracking, state.isFetching { return nil }
+        return state.region
     }
 
     func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool {
         // One lock for both, asked for each statement.
-        let (isObserving, region) = state.withLock { state -> (Bool, DatabaseRegion?) in
-            if case .varyingRegion = tracking, state.isFetching { return (state.isObserving, nil) }
-            return (state.isObserving, state.region)
-        }
+        let (isObserving, region) = state.withLock { ($0.isObserving, trackedRegion(in: $0)) }
         guard isObserving else { return false }
         return region?.isModified(byEventsOfKind: eventKind) ?? true
     }
