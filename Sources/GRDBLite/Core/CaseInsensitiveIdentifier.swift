@@ -24,12 +24,9 @@ struct CaseInsensitiveIdentifier: Hashable, Comparable, Sendable, CustomStringCo
     func matches(_ name: String) -> Bool {
         // O(1) for native strings: most mismatches end here.
         guard rawValue.utf8.count == name.utf8.count else { return false }
-        // Unsafe: the bits of the strings, compared and not used as strings.
-        // Equal bits are the same string (the same storage, or the same
-        // small string): the names of a region, a statement, a schema.
-        if unsafeBitCast(rawValue, to: (UInt64, UInt64).self) == unsafeBitCast(name, to: (UInt64, UInt64).self) {
-            return true
-        }
+        // The same string, most of the time: the names of a region, a
+        // statement, a schema.
+        if rawValue.storageBits == name.storageBits { return true }
         let contiguous = rawValue.utf8.withContiguousStorageIfAvailable { lhs in
             name.utf8.withContiguousStorageIfAvailable { rhs in
                 zip(lhs, rhs).allSatisfy { l, r in l == r || Self.folded(l) == Self.folded(r) }

@@ -81,9 +81,8 @@ extension UnsafeMutablePointer where Pointee == ColumnLookup {
         let position = pointee.position
         if position < pointee.count {
             let entry = pointee.entries + position
-            // unsafeBitCast: the two words of the String, only compared; the entry
-            // retains its name, so equal bits are the same string.
-            let bits = unsafeBitCast(name, to: (UInt64, UInt64).self)
+            // The entry retains its name, so equal bits are the same string.
+            let bits = name.storageBits
             if entry.pointee.bits == bits && entry.pointee.offset == offset && entry.pointee.width == width {
                 pointee.position = position + 1
                 let index = entry.pointee.index
@@ -139,8 +138,7 @@ extension UnsafeMutablePointer where Pointee == ColumnLookup {
             .firstIndex { identifier.matches($0) }
             .map { $0 - offset }
         let entry = ColumnLookup.Entry(
-            // unsafeBitCast: the name's raw bits, only compared, never used as a String.
-            bits: unsafeBitCast(name, to: (UInt64, UInt64).self), // see index(of:): compared only
+            bits: name.storageBits, // see index(of:): compared only
             offset: offset, width: width,
             index: found ?? -1,
             name: name)

@@ -597,8 +597,7 @@ struct RecordKeyedEncodingContainer<Record: EncodableRecord, Key: CodingKey>: Ke
         let container = persistenceContainer
         let position = container.pointee.setCount
         if position < target.fastCount,
-            // Unsafe: the bits of the string, compared and not used as a string.
-            container.pointee.names.stringBits(at: position) == unsafeBitCast(column, to: (UInt64, UInt64).self)
+            container.pointee.names.stringBits(at: position) == column.storageBits
         {
             // Unsafe: below `fastCount` (see `RecordEncodingTarget.fastCount`).
             (target.fastValues.unsafelyUnwrapped + position).pointee = dbValue

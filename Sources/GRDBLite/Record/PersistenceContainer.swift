@@ -72,8 +72,7 @@ public struct PersistenceContainer: Sendable {
     mutating func set(_ value: consuming DatabaseValue, forColumn column: String) {
         let position = setCount
         if position < names.count {
-            // Unsafe: the bits of the string, compared and not used as a string.
-            if names.stringBits(at: position) == unsafeBitCast(column, to: (UInt64, UInt64).self) {
+            if names.stringBits(at: position) == column.storageBits {
                 replaceValue(at: position, with: value)
                 setCount = position + 1
                 return
@@ -171,17 +170,5 @@ extension PersistenceContainer: RandomAccessCollection {
     public subscript(position: Int) -> (String, DatabaseValue) {
         precondition(position >= 0 && position < setCount, "Index out of range")
         return (names[position], values[position])
-    }
-}
-
-extension Array where Element == String {
-    /// The bits of the string at `position`, which must be in bounds:
-    /// equal bits are the same string, as long as one of them is alive.
-    @inlinable
-    @inline(__always)
-    func stringBits(at position: Int) -> (UInt64, UInt64) {
-        // Unsafe: a String is 16 bytes; its bits are compared, never used
-        // as a string.
-        withUnsafeBytes { $0.load(fromByteOffset: position * 16, as: (UInt64, UInt64).self) }
     }
 }
