@@ -40,12 +40,30 @@ struct ColumnLookup {
     @inlinable
     @inline(__always)
     static func bits<Key: CodingKey>(of key: Key) -> UInt64? {
-        guard _isPOD(Key.self) else { return nil }
+        bits(of: key, size: bitsSize(of: Key.self))
+    }
+
+    /// The size of the keys of a type that have bits (see `bits(of:)`),
+    /// or -1: computed once by a container that matches many keys.
+    @inlinable
+    @inline(__always)
+    static func bitsSize<Key: CodingKey>(of type: Key.Type) -> Int {
+        guard _isPOD(Key.self) else { return -1 }
+        switch MemoryLayout<Key>.size {
+        case 0, 1, 2, 4, 8: return MemoryLayout<Key>.size
+        default: return -1
+        }
+    }
+
+    /// The bits of a key whose size is `bitsSize(of: Key.self)`.
+    @inlinable
+    @inline(__always)
+    static func bits<Key: CodingKey>(of key: Key, size: Int) -> UInt64? {
         // Unsafe casts below: the key's bytes, of the size checked, only
         // compared, never used as a key.
-        switch MemoryLayout<Key>.size {
-        case 0: return 0
+        switch size {
         case 1: return UInt64(unsafeBitCast(key, to: UInt8.self)) // unsafe: see above
+        case 0: return 0
         case 2: return UInt64(unsafeBitCast(key, to: UInt16.self)) // unsafe: see above
         case 4: return UInt64(unsafeBitCast(key, to: UInt32.self)) // unsafe: see above
         case 8: return unsafeBitCast(key, to: UInt64.self) // unsafe: see above

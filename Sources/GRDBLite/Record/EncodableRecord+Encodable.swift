@@ -460,14 +460,19 @@ struct RefusingEncoder: Encoder, SingleValueEncodingContainer {
 struct RecordKeyedEncodingContainer<Record: EncodableRecord, Key: CodingKey>: KeyedEncodingContainerProtocol {
     @usableFromInline let target: RecordEncodingTarget
     @usableFromInline let usesDefaultKeys: Bool
+    /// The size of the keys' bits when they name the columns, or -1: keys
+    /// are then matched by column name only (see `ColumnLookup.bits(of:)`).
+    @usableFromInline let keyBitsSize: Int
 
     @usableFromInline
     init(target: RecordEncodingTarget) {
         self.target = target
         if case .useDefaultKeys = Record.databaseColumnEncodingStrategy {
             usesDefaultKeys = true
+            keyBitsSize = ColumnLookup.bitsSize(of: Key.self)
         } else {
             usesDefaultKeys = false
+            keyBitsSize = -1
         }
     }
 
@@ -490,29 +495,44 @@ struct RecordKeyedEncodingContainer<Record: EncodableRecord, Key: CodingKey>: Ke
 
     /// Stores the value of a key. With column names from the keys, a key
     /// that wrote the same position of the previous record is matched by
-    /// its bits (see ``RecordEncodingTarget/isKnownKey(_:at:in:)``).
+    /// its bits (see ``RecordEncodingTarget/fastCount``): the fast path,
+    /// inlined in each `encode` method. Other keys take `slowSet`.
     @inlinable
     @inline(__always)
     func set(_ value: consuming DatabaseValue, forKey key: Key) {
+        let target = self.target
+        if let container = target.container {
+            let position = container.pointee.setCount
+            if position < target.fastCount,
+                let bits = ColumnLookup.bits(of: key, size: keyBitsSize),
+                // Unsafe: below `fastCount` (see `RecordEncodingTarget.fastCount`).
+                target.fastBits.unsafelyUnwrapped[position] == bits
+            {
+                // Unsafe: see above.
+                let slot = target.fastValues.unsafelyUnwrapped + position
+                switch slot.pointee.storage {
+                case .null, .int64, .double:
+                    // Unsafe: the former value holds no reference.
+                    slot.initialize(to: value)
+                case .string, .blob:
+                    slot.pointee = value
+                }
+                container.pointee.setCount = position &+ 1
+                return
+            }
+        }
+        slowSet(value, forKey: key)
+    }
+
+    /// Stores the value of a key that is not on the fast path: a key
+    /// matched by bits whose column is not known at this position, or by
+    /// name.
+    @usableFromInline
+    @inline(never)
+    func slowSet(_ value: DatabaseValue, forKey key: Key) {
         let container = persistenceContainer
         let position = container.pointee.setCount
-        let bits = usesDefaultKeys ? ColumnLookup.bits(of: key) : nil
-        if let bits, position < target.fastCount,
-            // Unsafe: below `fastCount` (see `RecordEncodingTarget.fastCount`).
-            target.fastBits.unsafelyUnwrapped[position] == bits
-        {
-            // Unsafe: see above.
-            let slot = target.fastValues.unsafelyUnwrapped + position
-            switch slot.pointee.storage {
-            case .null, .int64, .double:
-                // Unsafe: the former value holds no reference.
-                slot.initialize(to: value)
-            case .string, .blob:
-                slot.pointee = value
-            }
-            container.pointee.setCount = position &+ 1
-            return
-        }
+        let bits = ColumnLookup.bits(of: key, size: keyBitsSize)
         target.fastCount = 0 // the arrays may change below
         if let bits, target.isKnownKey(bits, at: position, in: container.pointee) {
             container.pointee.replaceValue(at: position, with: value)
@@ -526,54 +546,87 @@ struct RecordKeyedEncodingContainer<Record: EncodableRecord, Key: CodingKey>: Ke
         }
     }
 
-    @inlinable func encodeNil(forKey key: Key) throws { set(.null, forKey: key) }
-    @inlinable func encode(_ value: Bool, forKey key: Key) throws { set(value.databaseValue, forKey: key) }
-    @inlinable func encode(_ value: String, forKey key: Key) throws { set(value.databaseValue, forKey: key) }
-    @inlinable func encode(_ value: Double, forKey key: Key) throws { set(value.databaseValue, forKey: key) }
-    @inlinable func encode(_ value: Float, forKey key: Key) throws { set(value.databaseValue, forKey: key) }
-    @inlinable func encode(_ value: Int, forKey key: Key) throws {
+    // Each method inlines the fast path of `set` into its witness, which the
+    // standard library's box calls for every value: no call chain. The
+    // methods of Int64 don't: their witnesses would be the same code as
+    // Int's, which the compiler merges behind a slower thunk.
+    @inlinable @inline(__always)
+    func encodeNil(forKey key: Key) throws { set(.null, forKey: key) }
+    @inlinable @inline(__always)
+    func encode(_ value: Bool, forKey key: Key) throws { set(value.databaseValue, forKey: key) }
+    @inlinable @inline(__always)
+    func encode(_ value: String, forKey key: Key) throws { set(value.databaseValue, forKey: key) }
+    @inlinable @inline(__always)
+    func encode(_ value: Double, forKey key: Key) throws { set(value.databaseValue, forKey: key) }
+    @inlinable @inline(__always)
+    func encode(_ value: Float, forKey key: Key) throws { set(value.databaseValue, forKey: key) }
+    @inlinable @inline(__always)
+    func encode(_ value: Int, forKey key: Key) throws {
         set(DatabaseValue(storage: .int64(Int64(value))), forKey: key)
     }
-    @inlinable func encode(_ value: Int8, forKey key: Key) throws {
+    @inlinable @inline(__always)
+    func encode(_ value: Int8, forKey key: Key) throws {
         set(DatabaseValue(storage: .int64(Int64(value))), forKey: key)
     }
-    @inlinable func encode(_ value: Int16, forKey key: Key) throws {
+    @inlinable @inline(__always)
+    func encode(_ value: Int16, forKey key: Key) throws {
         set(DatabaseValue(storage: .int64(Int64(value))), forKey: key)
     }
-    @inlinable func encode(_ value: Int32, forKey key: Key) throws {
+    @inlinable @inline(__always)
+    func encode(_ value: Int32, forKey key: Key) throws {
         set(DatabaseValue(storage: .int64(Int64(value))), forKey: key)
     }
-    @inlinable func encode(_ value: Int64, forKey key: Key) throws {
+    @inlinable
+    func encode(_ value: Int64, forKey key: Key) throws {
         set(DatabaseValue(storage: .int64(value)), forKey: key)
     }
-    @inlinable func encode(_ value: UInt8, forKey key: Key) throws {
+    @inlinable @inline(__always)
+    func encode(_ value: UInt8, forKey key: Key) throws {
         set(DatabaseValue(storage: .int64(Int64(value))), forKey: key)
     }
-    @inlinable func encode(_ value: UInt16, forKey key: Key) throws {
+    @inlinable @inline(__always)
+    func encode(_ value: UInt16, forKey key: Key) throws {
         set(DatabaseValue(storage: .int64(Int64(value))), forKey: key)
     }
-    @inlinable func encode(_ value: UInt32, forKey key: Key) throws {
+    @inlinable @inline(__always)
+    func encode(_ value: UInt32, forKey key: Key) throws {
         set(DatabaseValue(storage: .int64(Int64(value))), forKey: key)
     }
-    @inlinable func encode(_ value: UInt, forKey key: Key) throws { try set(unsigned(value, key), forKey: key) }
-    @inlinable func encode(_ value: UInt64, forKey key: Key) throws { try set(unsigned(value, key), forKey: key) }
+    @inlinable @inline(__always)
+    func encode(_ value: UInt, forKey key: Key) throws { try set(unsigned(value, key), forKey: key) }
+    @inlinable @inline(__always)
+    func encode(_ value: UInt64, forKey key: Key) throws { try set(unsigned(value, key), forKey: key) }
 
-    @inlinable func encodeIfPresent(_ value: Bool?, forKey key: Key) throws { set(value.databaseValue, forKey: key) }
-    @inlinable func encodeIfPresent(_ value: String?, forKey key: Key) throws { set(value.databaseValue, forKey: key) }
-    @inlinable func encodeIfPresent(_ value: Double?, forKey key: Key) throws { set(value.databaseValue, forKey: key) }
-    @inlinable func encodeIfPresent(_ value: Float?, forKey key: Key) throws { set(value.databaseValue, forKey: key) }
-    @inlinable func encodeIfPresent(_ value: Int?, forKey key: Key) throws { set(value.databaseValue, forKey: key) }
-    @inlinable func encodeIfPresent(_ value: Int8?, forKey key: Key) throws { set(value.databaseValue, forKey: key) }
-    @inlinable func encodeIfPresent(_ value: Int16?, forKey key: Key) throws { set(value.databaseValue, forKey: key) }
-    @inlinable func encodeIfPresent(_ value: Int32?, forKey key: Key) throws { set(value.databaseValue, forKey: key) }
-    @inlinable func encodeIfPresent(_ value: Int64?, forKey key: Key) throws { set(value.databaseValue, forKey: key) }
-    @inlinable func encodeIfPresent(_ value: UInt8?, forKey key: Key) throws { set(value.databaseValue, forKey: key) }
-    @inlinable func encodeIfPresent(_ value: UInt16?, forKey key: Key) throws { set(value.databaseValue, forKey: key) }
-    @inlinable func encodeIfPresent(_ value: UInt32?, forKey key: Key) throws { set(value.databaseValue, forKey: key) }
-    @inlinable func encodeIfPresent(_ value: UInt?, forKey key: Key) throws {
+    @inlinable @inline(__always)
+    func encodeIfPresent(_ value: Bool?, forKey key: Key) throws { set(value.databaseValue, forKey: key) }
+    @inlinable @inline(__always)
+    func encodeIfPresent(_ value: String?, forKey key: Key) throws { set(value.databaseValue, forKey: key) }
+    @inlinable @inline(__always)
+    func encodeIfPresent(_ value: Double?, forKey key: Key) throws { set(value.databaseValue, forKey: key) }
+    @inlinable @inline(__always)
+    func encodeIfPresent(_ value: Float?, forKey key: Key) throws { set(value.databaseValue, forKey: key) }
+    @inlinable @inline(__always)
+    func encodeIfPresent(_ value: Int?, forKey key: Key) throws { set(value.databaseValue, forKey: key) }
+    @inlinable @inline(__always)
+    func encodeIfPresent(_ value: Int8?, forKey key: Key) throws { set(value.databaseValue, forKey: key) }
+    @inlinable @inline(__always)
+    func encodeIfPresent(_ value: Int16?, forKey key: Key) throws { set(value.databaseValue, forKey: key) }
+    @inlinable @inline(__always)
+    func encodeIfPresent(_ value: Int32?, forKey key: Key) throws { set(value.databaseValue, forKey: key) }
+    @inlinable
+    func encodeIfPresent(_ value: Int64?, forKey key: Key) throws { set(value.databaseValue, forKey: key) }
+    @inlinable @inline(__always)
+    func encodeIfPresent(_ value: UInt8?, forKey key: Key) throws { set(value.databaseValue, forKey: key) }
+    @inlinable @inline(__always)
+    func encodeIfPresent(_ value: UInt16?, forKey key: Key) throws { set(value.databaseValue, forKey: key) }
+    @inlinable @inline(__always)
+    func encodeIfPresent(_ value: UInt32?, forKey key: Key) throws { set(value.databaseValue, forKey: key) }
+    @inlinable @inline(__always)
+    func encodeIfPresent(_ value: UInt?, forKey key: Key) throws {
         try set(value.map { try unsigned($0, key) } ?? .null, forKey: key)
     }
-    @inlinable func encodeIfPresent(_ value: UInt64?, forKey key: Key) throws {
+    @inlinable @inline(__always)
+    func encodeIfPresent(_ value: UInt64?, forKey key: Key) throws {
         try set(value.map { try unsigned($0, key) } ?? .null, forKey: key)
     }
 
