@@ -7,19 +7,19 @@
 @usableFromInline
 final class InsertedValues {
     // Unchecked exclusivity: written by the connection's storage only
-    // while it holds the only reference, read-only afterwards.
-    @exclusivity(unchecked) var container: PersistenceContainer
+    // while it holds the only reference, read-only afterwards. Nil while
+    // the storage has taken it out (it is there when a success holds
+    // the instance).
+    @exclusivity(unchecked) var container: PersistenceContainer?
 
-    init(_ container: PersistenceContainer) {
+    init(_ container: PersistenceContainer?) {
         self.container = container
     }
 
     /// Moves out the container, prepared for a new record, if it is a
-    /// reusable one (one with an encoder cache); leaves an empty one.
+    /// reusable one (one with an encoder cache).
     func takeReusableContainer() -> PersistenceContainer? {
-        guard container.encoderCache != nil else { return nil }
-        var taken = PersistenceContainer()
-        swap(&taken, &container)
+        guard container?.encoderCache != nil, var taken = container.take() else { return nil }
         taken.prepareForReuse()
         return taken
     }

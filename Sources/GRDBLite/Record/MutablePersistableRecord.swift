@@ -149,8 +149,9 @@ public struct InsertionSuccess {
     /// The inserted values, with the rowid column set.
     public var persistenceContainer: PersistenceContainer {
         get {
-            guard !containerHasRowID, let rowIDColumn else { return values.container }
-            var container = values.container
+            // A success's values always hold their container.
+            guard !containerHasRowID, let rowIDColumn else { return values.container ?? PersistenceContainer() }
+            var container = values.container ?? PersistenceContainer()
             container[rowIDColumn] = rowID
             return container
         }

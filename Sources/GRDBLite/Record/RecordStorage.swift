@@ -56,8 +56,11 @@ final class RecordStorage: SchemaDependentCache {
 
     /// The values of the last insert, whose container is reused for the
     /// next record once no ``InsertionSuccess`` holds it.
-    private var lastInserted = InsertedValues(PersistenceContainer())
-    private var lastInsert: InsertStatement?
+    private var lastInserted = InsertedValues(nil)
+    /// The statement of the last insert, unretained: `inserts` keeps it
+    /// as long as the storage lives, and the insert of each record would
+    /// otherwise retain and release it.
+    private var lastInsert: Unmanaged<InsertStatement>?
     private var inserts: [InsertStatement] = []
 
     init() { }
@@ -119,41 +122,48 @@ final class RecordStorage: SchemaDependentCache {
     {
         precondition(
             !container.isEmpty, "Invalid empty persistence container: a record must encode at least one column")
-        let insert: InsertStatement
-        if let lastInsert, lastInsert.matches(type: type, conflict: conflict, container: container) {
+        let insert: Unmanaged<InsertStatement>
+        // Unsafe (guaranteed reference): see `lastInsert`.
+        if let lastInsert, lastInsert._withUnsafeGuaranteedRef({
+            $0.matches(type: type, conflict: conflict, container: container)
+        }) {
             insert = lastInsert
         } else {
-            insert = try insertStatement(db, type: type, tableName: tableName, conflict: conflict, container: container)
+            insert = try .passUnretained(
+                insertStatement(db, type: type, tableName: tableName, conflict: conflict, container: container))
         }
-        let statement = insert.statement
-        let sqliteStatement = statement.sqliteStatement
-        sqlite3_reset(sqliteStatement)
-        // Integers are bound first, without a copy of the value: a switch
-        // over all storage classes copies each value, and destroys the copy
-        // out of line (about 230 instructions a row of ten integers).
-        // Unsafe: the buffer is read within the closure, bounded by setCount.
-        let code = container.values.withUnsafeBufferPointer { values in
-            for index in 0..<container.setCount {
-                let position = CInt(truncatingIfNeeded: index &+ 1)
-                let code: CInt
-                if case .int64(let int64) = values[index].storage {
-                    code = sqlite3_bind_int64(sqliteStatement, position, int64)
-                } else {
-                    code = values[index].bind(to: sqliteStatement, at: position)
+        // Unsafe (guaranteed reference): see `lastInsert`.
+        return try insert._withUnsafeGuaranteedRef { insert in
+            let statement = insert.statement
+            let sqliteStatement = statement.sqliteStatement
+            sqlite3_reset(sqliteStatement)
+            // Integers are bound first, without a copy of the value: a switch
+            // over all storage classes copies each value, and destroys the copy
+            // out of line (about 230 instructions a row of ten integers).
+            // Unsafe: the buffer is read within the closure, bounded by setCount.
+            let code = container.values.withUnsafeBufferPointer { values in
+                for index in 0..<container.setCount {
+                    let position = CInt(truncatingIfNeeded: index &+ 1)
+                    let code: CInt
+                    if case .int64(let int64) = values[index].storage {
+                        code = sqlite3_bind_int64(sqliteStatement, position, int64)
+                    } else {
+                        code = values[index].bind(to: sqliteStatement, at: position)
+                    }
+                    if code != SQLITE_OK { return code }
                 }
-                if code != SQLITE_OK { return code }
+                return SQLITE_OK
             }
-            return SQLITE_OK
+            if code != SQLITE_OK {
+                throw statement.bindingFailure(code, arguments: StatementArguments(container.databaseValues))
+            }
+            do {
+                try db.executeToCompletion(statement)
+            } catch let error as DatabaseError {
+                throw error.with(arguments: StatementArguments(container.databaseValues))
+            }
+            return insert.rowIDColumn
         }
-        if code != SQLITE_OK {
-            throw statement.bindingFailure(code, arguments: StatementArguments(container.databaseValues))
-        }
-        do {
-            try db.executeToCompletion(statement)
-        } catch let error as DatabaseError {
-            throw error.with(arguments: StatementArguments(container.databaseValues))
-        }
-        return insert.rowIDColumn
     }
 
     /// The cached INSERT for the container's columns, prepared if needed.
@@ -176,7 +186,7 @@ final class RecordStorage: SchemaDependentCache {
                 statement: db.makeStatement(sql: sql, persistent: true), rowIDColumn: rowIDColumn)
             inserts.append(insert)
         }
-        lastInsert = insert
+        lastInsert = .passUnretained(insert)
         return insert
     }
 }
