@@ -418,68 +418,96 @@ struct RowKeyedDecodingContainer<Record: FetchableRecord, Key: CodingKey>: Keyed
         }
     }
 
-    @inlinable func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try decodeColumn(type, forKey: key) }
-    @inlinable func decode(_ type: String.Type, forKey key: Key) throws -> String {
+    // Each method inlines the fast path into its witness, which the standard
+    // library's box calls for every value: no call chain. Int64's methods
+    // don't: their witnesses would be Int's code, which the compiler merges
+    // behind a slower thunk.
+    @inlinable @inline(__always)
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try decodeColumn(type, forKey: key) }
+    @inlinable @inline(__always)
+    func decode(_ type: String.Type, forKey key: Key) throws -> String {
         try decodeColumn(type, forKey: key)
     }
-    @inlinable func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
+    @inlinable @inline(__always)
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
         try decodeColumn(type, forKey: key)
     }
-    @inlinable func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try decodeColumn(type, forKey: key) }
-    @inlinable func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try decodeColumn(type, forKey: key) }
-    @inlinable func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try decodeColumn(type, forKey: key) }
-    @inlinable func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try decodeColumn(type, forKey: key) }
-    @inlinable func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try decodeColumn(type, forKey: key) }
+    @inlinable @inline(__always)
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try decodeColumn(type, forKey: key) }
+    @inlinable @inline(__always)
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try decodeColumn(type, forKey: key) }
+    @inlinable @inline(__always)
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try decodeColumn(type, forKey: key) }
+    @inlinable @inline(__always)
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try decodeColumn(type, forKey: key) }
+    @inlinable @inline(__always)
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try decodeColumn(type, forKey: key) }
     @inlinable func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try decodeColumn(type, forKey: key) }
-    @inlinable func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try decodeColumn(type, forKey: key) }
-    @inlinable func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try decodeColumn(type, forKey: key) }
-    @inlinable func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 {
+    @inlinable @inline(__always)
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try decodeColumn(type, forKey: key) }
+    @inlinable @inline(__always)
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try decodeColumn(type, forKey: key) }
+    @inlinable @inline(__always)
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 {
         try decodeColumn(type, forKey: key)
     }
-    @inlinable func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 {
+    @inlinable @inline(__always)
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 {
         try decodeColumn(type, forKey: key)
     }
     @inlinable func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 {
         try decodeColumn(type, forKey: key)
     }
 
-    @inlinable func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
+    @inlinable @inline(__always)
+    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
         try decodeColumnIfPresent(type, forKey: key)
     }
-    @inlinable func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
+    @inlinable @inline(__always)
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
         try decodeColumnIfPresent(type, forKey: key)
     }
-    @inlinable func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
+    @inlinable @inline(__always)
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
         try decodeColumnIfPresent(type, forKey: key)
     }
-    @inlinable func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
+    @inlinable @inline(__always)
+    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
         try decodeColumnIfPresent(type, forKey: key)
     }
-    @inlinable func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
+    @inlinable @inline(__always)
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
         try decodeColumnIfPresent(type, forKey: key)
     }
-    @inlinable func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? {
+    @inlinable @inline(__always)
+    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? {
         try decodeColumnIfPresent(type, forKey: key)
     }
-    @inlinable func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? {
+    @inlinable @inline(__always)
+    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? {
         try decodeColumnIfPresent(type, forKey: key)
     }
-    @inlinable func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? {
+    @inlinable @inline(__always)
+    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? {
         try decodeColumnIfPresent(type, forKey: key)
     }
     @inlinable func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
         try decodeColumnIfPresent(type, forKey: key)
     }
-    @inlinable func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? {
+    @inlinable @inline(__always)
+    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? {
         try decodeColumnIfPresent(type, forKey: key)
     }
-    @inlinable func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? {
+    @inlinable @inline(__always)
+    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? {
         try decodeColumnIfPresent(type, forKey: key)
     }
-    @inlinable func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? {
+    @inlinable @inline(__always)
+    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? {
         try decodeColumnIfPresent(type, forKey: key)
     }
-    @inlinable func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? {
+    @inlinable @inline(__always)
+    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? {
         try decodeColumnIfPresent(type, forKey: key)
     }
     @inlinable func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? {
