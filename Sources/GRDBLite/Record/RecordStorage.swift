@@ -122,8 +122,9 @@ final class RecordStorage: SchemaDependentCache {
     {
         precondition(
             !container.isEmpty, "Invalid empty persistence container: a record must encode at least one column")
+        // Unretained: see `lastInsert`.
         let insert: Unmanaged<InsertStatement>
-        // Unsafe (guaranteed reference): see `lastInsert`.
+        // Unretained, unsafe: `lastInsert` is alive (see there).
         if let lastInsert, lastInsert._withUnsafeGuaranteedRef({
             $0.matches(type: type, conflict: conflict, container: container)
         }) {
@@ -132,7 +133,7 @@ final class RecordStorage: SchemaDependentCache {
             insert = try .passUnretained(
                 insertStatement(db, type: type, tableName: tableName, conflict: conflict, container: container))
         }
-        // Unsafe (guaranteed reference): see `lastInsert`.
+        // Unretained, unsafe: the statement is alive (see `lastInsert`).
         return try insert._withUnsafeGuaranteedRef { insert in
             let statement = insert.statement
             let sqliteStatement = statement.sqliteStatement

@@ -5,8 +5,8 @@ import Testing
 import TestSupport
 
 /// `Database.logError`, and the typed identity of the error of a closed
-/// connection.
-@Suite struct DatabaseLogErrorTests {
+/// connection. Serialized: the tests set the same global function.
+@Suite(.serialized) struct DatabaseLogErrorTests {
     /// The messages logged while the recorder is installed.
     private final class Recorder: Sendable {
         let messages = Mutex<[(ResultCode, String)]>([])

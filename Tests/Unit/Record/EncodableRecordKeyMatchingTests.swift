@@ -25,6 +25,27 @@ private struct Keyed<Key: CodingKey>: Encodable, PersistableRecord {
 private enum Forward: String, CodingKey { case first, second }
 private enum Reversed: String, CodingKey { case second, first }
 
+/// Keys of two and of eight bytes, matched by their bits as enums are:
+/// 0 is `first`, 1 is `second`, 2 is `extra`. Their bits are those of
+/// `Forward`'s cases, for other columns or of another type.
+private struct ShortKey: CodingKey {
+    var column: UInt16
+    init(_ column: UInt16) { self.column = column }
+    var stringValue: String { ["first", "second", "extra"][Int(column)] }
+    init?(stringValue: String) { nil }
+    var intValue: Int? { nil }
+    init?(intValue: Int) { nil }
+}
+
+private struct LongKey: CodingKey {
+    var column: Int
+    init(_ column: Int) { self.column = column }
+    var stringValue: String { ["first", "second", "extra"][column] }
+    init?(stringValue: String) { nil }
+    var intValue: Int? { nil }
+    init?(intValue: Int) { nil }
+}
+
 /// Writes its keys in the order that its `flip` property says, and `extra`
 /// only when it is not nil.
 private struct Flipping: Encodable, PersistableRecord {
@@ -119,6 +140,33 @@ private func byName(_ columns: [String], _ values: [Int]) -> Keyed<NameKey> {
         }
     }
 
+    @Test func keysOfTwoAndEightBytesFindTheirColumns() throws {
+        try makeDatabase().write { (db: Database) throws in
+            for index in 0..<2 {
+                try Keyed(keys: [ShortKey(0), ShortKey(1)], values: [index, 10 + index]).insert(db)
+                try Keyed(keys: [ShortKey(1), ShortKey(0)], values: [30 + index, 20 + index]).insert(db)
+                try Keyed(keys: [LongKey(1), LongKey(2)], values: [40 + index, 50 + index]).insert(db)
+                try Keyed<Forward>(keys: [.first, .second], values: [60 + index, 70 + index]).insert(db)
+                let keys = [LongKey(0), LongKey(1), LongKey(2)]
+                try Keyed(keys: keys, values: [80 + index, 90 + index, 100]).insert(db)
+            }
+            #expect(try pairs(db) == [
+                [0, 10, nil], [20, 30, nil], [nil, 40, 50], [60, 70, nil], [80, 90, 100],
+                [1, 11, nil], [21, 31, nil], [nil, 41, 51], [61, 71, nil], [81, 91, 100],
+            ])
+            // The rows of a cursor look columns up by the same bits.
+            let rows = try Row.fetchCursor(db, sql: "SELECT first, second, extra FROM t ORDER BY rowid")
+            var decoded: [[[Int?]]] = []
+            while let row = try rows.next() {
+                decoded.append([try ShortPair(row: row).values, try LongPair(row: row).values])
+            }
+            #expect(decoded.map(\.[0]) == decoded.map(\.[1]))
+            #expect(decoded.map(\.[0]) == [
+                [10, 0], [30, 20], [40, nil], [70, 60], [90, 80], [11, 1], [31, 21], [41, nil], [71, 61], [91, 81],
+            ])
+        }
+    }
+
     @Test func keysThatAreNotComparedByBitsUseTheirNames() throws {
         try makeDatabase().write { (db: Database) throws in
             try byName(["first", "second"], [1, 2]).insert(db)
@@ -156,5 +204,27 @@ private func byName(_ columns: [String], _ values: [Int]) -> Keyed<NameKey> {
             try Flipping(flip: false, first: 7, second: 8, extra: 9).insert(db)
             #expect(try pairs(db) == [[1, 2, 3], [7, 8, 9]])
         }
+    }
+}
+
+/// Decodes `second` (which may be NULL) then `first`, with the key type
+/// of its name.
+private struct ShortPair: Decodable, FetchableRecord {
+    var values: [Int?]
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: ShortKey.self)
+        values = try [
+            container.decodeIfPresent(Int.self, forKey: ShortKey(1)), container.decode(Int?.self, forKey: ShortKey(0)),
+        ]
+    }
+}
+
+private struct LongPair: Decodable, FetchableRecord {
+    var values: [Int?]
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: LongKey.self)
+        values = try [
+            container.decodeIfPresent(Int.self, forKey: LongKey(1)), container.decode(Int?.self, forKey: LongKey(0)),
+        ]
     }
 }
