@@ -25,26 +25,21 @@ private struct Keyed<Key: CodingKey>: Encodable, PersistableRecord {
 private enum Forward: String, CodingKey { case first, second }
 private enum Reversed: String, CodingKey { case second, first }
 
-/// Keys of two and of eight bytes, matched by their bits as enums are:
-/// 0 is `first`, 1 is `second`, 2 is `extra`. Their bits are those of
-/// `Forward`'s cases, for other columns or of another type.
-private struct ShortKey: CodingKey {
-    var column: UInt16
-    init(_ column: UInt16) { self.column = column }
+/// Keys of two (`UInt16`) and of eight bytes (`Int`), matched by their
+/// bits as enums are: 0 is `first`, 1 is `second`, 2 is `extra`. Their
+/// bits are those of `Forward`'s cases, for other columns or of another
+/// type.
+private struct NumberKey<Number: FixedWidthInteger & Sendable>: CodingKey {
+    var column: Number
+    init(_ column: Number) { self.column = column }
     var stringValue: String { ["first", "second", "extra"][Int(column)] }
     init?(stringValue: String) { nil }
     var intValue: Int? { nil }
     init?(intValue: Int) { nil }
 }
 
-private struct LongKey: CodingKey {
-    var column: Int
-    init(_ column: Int) { self.column = column }
-    var stringValue: String { ["first", "second", "extra"][column] }
-    init?(stringValue: String) { nil }
-    var intValue: Int? { nil }
-    init?(intValue: Int) { nil }
-}
+private typealias ShortKey = NumberKey<UInt16>
+private typealias LongKey = NumberKey<Int>
 
 /// Writes its keys in the order that its `flip` property says, and `extra`
 /// only when it is not nil.
@@ -158,7 +153,7 @@ private func byName(_ columns: [String], _ values: [Int]) -> Keyed<NameKey> {
             let rows = try Row.fetchCursor(db, sql: "SELECT first, second, extra FROM t ORDER BY rowid")
             var decoded: [[[Int?]]] = []
             while let row = try rows.next() {
-                decoded.append([try ShortPair(row: row).values, try LongPair(row: row).values])
+                decoded.append([try NumberPair<UInt16>(row: row).values, try NumberPair<Int>(row: row).values])
             }
             #expect(decoded.map(\.[0]) == decoded.map(\.[1]))
             #expect(decoded.map(\.[0]) == [
@@ -207,24 +202,13 @@ private func byName(_ columns: [String], _ values: [Int]) -> Keyed<NameKey> {
     }
 }
 
-/// Decodes `second` (which may be NULL) then `first`, with the key type
-/// of its name.
-private struct ShortPair: Decodable, FetchableRecord {
+/// Decodes `second` (which may be NULL) then `first`.
+private struct NumberPair<Number: FixedWidthInteger & Sendable>: Decodable, FetchableRecord {
     var values: [Int?]
     init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: ShortKey.self)
+        let container = try decoder.container(keyedBy: NumberKey<Number>.self)
         values = try [
-            container.decodeIfPresent(Int.self, forKey: ShortKey(1)), container.decode(Int?.self, forKey: ShortKey(0)),
-        ]
-    }
-}
-
-private struct LongPair: Decodable, FetchableRecord {
-    var values: [Int?]
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: LongKey.self)
-        values = try [
-            container.decodeIfPresent(Int.self, forKey: LongKey(1)), container.decode(Int?.self, forKey: LongKey(0)),
+            container.decodeIfPresent(Int.self, forKey: NumberKey(1)), container.decode(Int?.self, forKey: NumberKey(0)),
         ]
     }
 }
