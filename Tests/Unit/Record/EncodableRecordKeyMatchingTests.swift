@@ -25,10 +25,10 @@ private struct Keyed<Key: CodingKey>: Encodable, PersistableRecord {
 private enum Forward: String, CodingKey { case first, second }
 private enum Reversed: String, CodingKey { case second, first }
 
-/// Keys of two (`UInt16`) and of eight bytes (`Int`), matched by their
-/// bits as enums are: 0 is `first`, 1 is `second`, 2 is `extra`. Their
-/// bits are those of `Forward`'s cases, for other columns or of another
-/// type.
+/// Keys of two (`UInt16`), four (`UInt32`) and eight bytes (`Int`),
+/// matched by their bits as enums are: 0 is `first`, 1 is `second`, 2 is
+/// `extra`. Their bits are those of `Forward`'s cases, for other columns
+/// or of another type.
 private struct NumberKey<Number: FixedWidthInteger & Sendable>: CodingKey {
     var column: Number
     init(_ column: Number) { self.column = column }
@@ -135,7 +135,7 @@ private func byName(_ columns: [String], _ values: [Int]) -> Keyed<NameKey> {
         }
     }
 
-    @Test func keysOfTwoAndEightBytesFindTheirColumns() throws {
+    @Test func keysOfTwoFourAndEightBytesFindTheirColumns() throws {
         try makeDatabase().write { (db: Database) throws in
             for index in 0..<2 {
                 try Keyed(keys: [ShortKey(0), ShortKey(1)], values: [index, 10 + index]).insert(db)
@@ -144,20 +144,23 @@ private func byName(_ columns: [String], _ values: [Int]) -> Keyed<NameKey> {
                 try Keyed<Forward>(keys: [.first, .second], values: [60 + index, 70 + index]).insert(db)
                 let keys = [LongKey(0), LongKey(1), LongKey(2)]
                 try Keyed(keys: keys, values: [80 + index, 90 + index, 100]).insert(db)
+                try Keyed(keys: [NumberKey<UInt32>(2), NumberKey(0)], values: [110, 120 + index]).insert(db)
             }
             #expect(try pairs(db) == [
-                [0, 10, nil], [20, 30, nil], [nil, 40, 50], [60, 70, nil], [80, 90, 100],
-                [1, 11, nil], [21, 31, nil], [nil, 41, 51], [61, 71, nil], [81, 91, 100],
+                [0, 10, nil], [20, 30, nil], [nil, 40, 50], [60, 70, nil], [80, 90, 100], [120, nil, 110],
+                [1, 11, nil], [21, 31, nil], [nil, 41, 51], [61, 71, nil], [81, 91, 100], [121, nil, 110],
             ])
             // The rows of a cursor look columns up by the same bits.
             let rows = try Row.fetchCursor(db, sql: "SELECT first, second, extra FROM t ORDER BY rowid")
             var decoded: [[[Int?]]] = []
             while let row = try rows.next() {
                 decoded.append([try NumberPair<UInt16>(row: row).values, try NumberPair<Int>(row: row).values])
+                #expect(try NumberPair<UInt32>(row: row).values == decoded.last?[0])
             }
             #expect(decoded.map(\.[0]) == decoded.map(\.[1]))
             #expect(decoded.map(\.[0]) == [
-                [10, 0], [30, 20], [40, nil], [70, 60], [90, 80], [11, 1], [31, 21], [41, nil], [71, 61], [91, 81],
+                [10, 0], [30, 20], [40, nil], [70, 60], [90, 80], [nil, 120],
+                [11, 1], [31, 21], [41, nil], [71, 61], [91, 81], [nil, 121],
             ])
         }
     }
@@ -208,7 +211,8 @@ private struct NumberPair<Number: FixedWidthInteger & Sendable>: Decodable, Fetc
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: NumberKey<Number>.self)
         values = try [
-            container.decodeIfPresent(Int.self, forKey: NumberKey(1)), container.decode(Int?.self, forKey: NumberKey(0)),
+            container.decodeIfPresent(Int.self, forKey: NumberKey(1)),
+            container.decode(Int?.self, forKey: NumberKey(0)),
         ]
     }
 }
