@@ -321,9 +321,8 @@ struct RecordEncoder<Record: EncodableRecord>: Encoder {
         if cache.cachedRecord == ObjectIdentifier(Record.self), cache.cachedKey == ObjectIdentifier(Key.self) {
             cache.target.container = container
             if cache.otherTargets.isEmpty {
-                // Unsafe (unowned): the cache, alive, owns its target.
-                unowned(unsafe) let target = cache.target
-                target.prepareFastPath(container)
+                // Unretained, unsafe: the cache, alive, owns its target.
+                Unmanaged.passUnretained(cache.target)._withUnsafeGuaranteedRef { $0.prepareFastPath(container) }
             }
             // Unsafe: the box is there when the record and key types are.
             return CodingContainerBox.container(cache.cachedBox.unsafelyUnwrapped, as: KeyedEncodingContainer<Key>.self)
