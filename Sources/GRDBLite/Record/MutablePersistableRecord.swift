@@ -150,8 +150,8 @@ public struct InsertionSuccess {
     public var persistenceContainer: PersistenceContainer {
         get {
             // A success's values always hold their container.
-            guard !containerHasRowID, let rowIDColumn else { return values.container ?? PersistenceContainer() }
             var container = values.container ?? PersistenceContainer()
+            guard !containerHasRowID, let rowIDColumn else { return container }
             container[rowIDColumn] = rowID
             return container
         }
