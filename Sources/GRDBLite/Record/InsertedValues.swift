@@ -1,6 +1,7 @@
-/// The inserted values of an ``InsertionSuccess``, behind one reference:
-/// the success is copied through the persistence callbacks, and a copy
-/// costs one retain instead of one per array of the container.
+/// The inserted values of an ``InsertionSuccess`` and its rowid column,
+/// behind one reference: the success is copied through the persistence
+/// callbacks, and a copy costs one retain instead of one per array of the
+/// container and one for the column.
 ///
 /// A connection's ``RecordStorage`` reuses the instance of its last
 /// insert once no success holds it anymore.
@@ -11,9 +12,13 @@ final class InsertedValues {
     // the storage has taken it out (it is there when a success holds
     // the instance).
     @exclusivity(unchecked) var container: PersistenceContainer?
+    /// The column that holds the rowid, if any.
+    // Unchecked exclusivity: see `container`.
+    @exclusivity(unchecked) var rowIDColumn: String?
 
-    init(_ container: PersistenceContainer?) {
+    init(_ container: PersistenceContainer?, rowIDColumn: String? = nil) {
         self.container = container
+        self.rowIDColumn = rowIDColumn
     }
 
     /// Moves out the container, prepared for a new record, if it is a

@@ -127,23 +127,28 @@ public struct PersistenceConflictPolicy: Sendable {
 public struct InsertionSuccess {
     /// The rowid of the inserted row.
     public var rowID: Int64
-    /// The column that holds the rowid (an INTEGER PRIMARY KEY, or
-    /// `rowid`), if any.
-    public var rowIDColumn: String?
-    // The values are shared with the connection's reusable container
-    // until they are read: the rowid is only set on a copy when asked.
+    // The values and the rowid column are shared with the connection's
+    // reusable container until they are read: the rowid is only set on a
+    // copy when asked. One reference: the persistence callbacks copy and
+    // destroy successes, and each copy costs one retain and one release.
     private var values: InsertedValues
     private var containerHasRowID = false
 
     init(rowID: Int64, rowIDColumn: String?, container: PersistenceContainer) {
-        self.init(rowID: rowID, rowIDColumn: rowIDColumn, values: InsertedValues(container))
+        self.init(rowID: rowID, values: InsertedValues(container, rowIDColumn: rowIDColumn))
     }
 
     @usableFromInline
-    init(rowID: Int64, rowIDColumn: String?, values: InsertedValues) {
+    init(rowID: Int64, values: InsertedValues) {
         self.rowID = rowID
-        self.rowIDColumn = rowIDColumn
         self.values = values
+    }
+
+    /// The column that holds the rowid (an INTEGER PRIMARY KEY, or
+    /// `rowid`), if any.
+    public var rowIDColumn: String? {
+        get { values.rowIDColumn }
+        set { values = InsertedValues(values.container, rowIDColumn: newValue) }
     }
 
     /// The inserted values, with the rowid column set.
@@ -156,7 +161,7 @@ public struct InsertionSuccess {
             return container
         }
         set {
-            values = InsertedValues(newValue)
+            values = InsertedValues(newValue, rowIDColumn: rowIDColumn)
             containerHasRowID = true
         }
     }
@@ -164,29 +169,22 @@ public struct InsertionSuccess {
 
 /// What `didUpdate` and `didSave` are told.
 public struct PersistenceSuccess {
-    private enum Source {
-        case container(PersistenceContainer)
-        case inserted(InsertionSuccess)
-    }
-    private var source: Source
+    // An insertion's success, or saved values with no rowid to set: one
+    // reference (see `InsertionSuccess`).
+    private var saved: InsertionSuccess
 
     /// The saved values.
     public var persistenceContainer: PersistenceContainer {
-        get {
-            switch source {
-            case .container(let container): container
-            case .inserted(let inserted): inserted.persistenceContainer
-            }
-        }
-        set { source = .container(newValue) }
+        get { saved.persistenceContainer }
+        set { saved.persistenceContainer = newValue }
     }
 
     init(persistenceContainer: PersistenceContainer) {
-        self.source = .container(persistenceContainer)
+        self.saved = InsertionSuccess(rowID: 0, rowIDColumn: nil, container: persistenceContainer)
     }
 
     @usableFromInline
     init(_ inserted: InsertionSuccess) {
-        self.source = .inserted(inserted)
+        self.saved = inserted
     }
 }

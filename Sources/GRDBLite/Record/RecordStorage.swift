@@ -101,24 +101,33 @@ final class RecordStorage: SchemaDependentCache {
         container: consuming PersistenceContainer,
         onConflict conflict: Database.ConflictResolution) throws -> InsertionSuccess
     {
-        let rowIDColumn: String?
+        // Unretained: see `lastInsert`.
+        let insert: Unmanaged<InsertStatement>
         do {
-            rowIDColumn = try execute(db, type: type, tableName: tableName, container: container, onConflict: conflict)
+            insert = try execute(db, type: type, tableName: tableName, container: container, onConflict: conflict)
         } catch {
             reuse(container)
             throw error
         }
         reuse(container)
-        return InsertionSuccess(rowID: db.lastInsertedRowID, rowIDColumn: rowIDColumn, values: lastInserted)
+        // Unretained, unsafe: the statement is alive (see `lastInsert`).
+        insert._withUnsafeGuaranteedRef { insert in
+            // Assigned only when it changes: no retain and release per record.
+            if lastInserted.rowIDColumn != insert.rowIDColumn {
+                lastInserted.rowIDColumn = insert.rowIDColumn
+            }
+        }
+        return InsertionSuccess(rowID: db.lastInsertedRowID, values: lastInserted)
     }
 
-    /// Runs the INSERT of the container, and returns the rowid column.
+    /// Runs the INSERT of the container, and returns its statement
+    /// (unretained: see `lastInsert`).
     private func execute(
         _ db: Database,
         type: ObjectIdentifier,
         tableName: () -> String,
         container: PersistenceContainer,
-        onConflict conflict: Database.ConflictResolution) throws -> String?
+        onConflict conflict: Database.ConflictResolution) throws -> Unmanaged<InsertStatement> // unretained
     {
         precondition(
             !container.isEmpty, "Invalid empty persistence container: a record must encode at least one column")
@@ -134,7 +143,7 @@ final class RecordStorage: SchemaDependentCache {
                 insertStatement(db, type: type, tableName: tableName, conflict: conflict, container: container))
         }
         // Unretained, unsafe: the statement is alive (see `lastInsert`).
-        return try insert._withUnsafeGuaranteedRef { insert in
+        try insert._withUnsafeGuaranteedRef { insert in
             let statement = insert.statement
             let sqliteStatement = statement.sqliteStatement
             sqlite3_reset(sqliteStatement)
@@ -163,8 +172,8 @@ final class RecordStorage: SchemaDependentCache {
             } catch let error as DatabaseError {
                 throw error.with(arguments: StatementArguments(container.databaseValues))
             }
-            return insert.rowIDColumn
         }
+        return insert
     }
 
     /// The cached INSERT for the container's columns, prepared if needed.

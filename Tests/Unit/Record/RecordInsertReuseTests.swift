@@ -152,6 +152,41 @@ private struct Varying: Encodable, PersistableRecord {
     }
 }
 
+/// What `didInsert` was told, and the successes kept when `keeps` is set.
+private final class Notes: @unchecked Sendable {
+    var told: [String] = []
+    var keeps = false
+    var kept: [InsertionSuccess] = []
+
+    func note(_ inserted: InsertionSuccess) {
+        if let column = inserted.rowIDColumn {
+            let value: DatabaseValue? = inserted.persistenceContainer[column]?.databaseValue
+            told.append("\(column)=\(value.map { "\($0)" } ?? "missing")")
+        } else {
+            told.append("-")
+        }
+        if keeps { kept.append(inserted) }
+    }
+}
+
+/// A record of table t, whose rowid column is `rowid`.
+private struct InRowIDTable: Encodable, PersistableRecord {
+    static let databaseTableName = "t"
+    enum CodingKeys: CodingKey { case a }
+    var a: Int
+    var notes: Notes
+    func didInsert(_ inserted: InsertionSuccess) { notes.note(inserted) }
+}
+
+/// A record of table n, whose rowid has no column.
+private struct InHiddenRowIDTable: Encodable, PersistableRecord {
+    static let databaseTableName = "n"
+    enum CodingKeys: CodingKey { case a }
+    var a: Int
+    var notes: Notes
+    func didInsert(_ inserted: InsertionSuccess) { notes.note(inserted) }
+}
+
 @Suite struct RecordInsertReuseTests {
     private func makeDatabase() throws -> DatabaseQueue {
         let dbQueue = try DatabaseQueue()
@@ -162,6 +197,7 @@ private struct Varying: Encodable, PersistableRecord {
                 CREATE TABLE base (id INTEGER PRIMARY KEY, name TEXT NOT NULL);
                 CREATE TABLE derived (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
                 CREATE TABLE v (rowid INTEGER PRIMARY KEY, a, b);
+                CREATE TABLE n (a);
                 """)
         }
         return dbQueue
@@ -367,6 +403,34 @@ private struct Varying: Encodable, PersistableRecord {
                 1.databaseValue, "two".databaseValue, "three".databaseValue, 4.databaseValue, "five".databaseValue,
             ])
             #expect(stored.map { $0[1] as Int } == [1, 2, 3, 4, 5])
+        }
+    }
+
+    @Test func successesTellTheRowIDColumnOfTheirTable() throws {
+        try makeDatabase().write { (db: Database) throws in
+            let notes = Notes()
+            // Successes that no one keeps: the connection reuses their values.
+            for index in 1...2 {
+                try InRowIDTable(a: index, notes: notes).insert(db)
+                try InHiddenRowIDTable(a: index, notes: notes).insert(db)
+                try InRowIDTable(a: index + 10, notes: notes).insert(db)
+            }
+            #expect(notes.told == ["rowid=1", "-", "rowid=2", "rowid=3", "-", "rowid=4"])
+            // Kept successes.
+            notes.keeps = true
+            try InHiddenRowIDTable(a: 3, notes: notes).insert(db)
+            try InRowIDTable(a: 5, notes: notes).insert(db)
+            try InHiddenRowIDTable(a: 4, notes: notes).insert(db)
+            #expect(notes.kept.map(\.rowIDColumn) == [nil, "rowid", nil])
+            #expect(notes.kept.map(\.rowID) == [3, 5, 4])
+            #expect(notes.kept[1].persistenceContainer["rowid"] == 5.databaseValue)
+            // A column set on a copy is the copy's only.
+            var copy = notes.kept[2]
+            copy.rowIDColumn = "a"
+            #expect(copy.persistenceContainer["a"] == 4.databaseValue)
+            #expect(notes.kept[2].rowIDColumn == nil)
+            #expect(notes.kept[2].persistenceContainer["a"] == 4.databaseValue)
+            #expect(notes.kept[0].persistenceContainer["a"] == 3.databaseValue)
         }
     }
 }
