@@ -231,10 +231,25 @@ extension Database {
     }
 
     /// Before a statement runs: checks access and the transaction state.
+    /// Inline: every statement runs it, and the usual case only reads a
+    /// few flags (the rest is outlined in `statementWillExecuteSlowly`).
     @usableFromInline
+    @inline(__always)
     func statementWillExecute(_ statement: Statement) throws {
         preconditionValidAccess()
-        if _slowPath(needsRollback || needsQueryOnlyReset || isClosed || defersQueryOnly) {
+        if _slowPath(needsRollback || needsQueryOnlyReset || isClosed || defersQueryOnly
+            || (isInsideTransactionBlock && sqlite3_get_autocommit(sqliteHandle) != 0)
+            || accessIsCancelled.load(ordering: .relaxed)
+            || executionObserver != nil || selectionRecorder != nil)
+        {
+            try statementWillExecuteSlowly(statement)
+        }
+    }
+
+    @usableFromInline
+    @inline(never)
+    func statementWillExecuteSlowly(_ statement: Statement) throws {
+        if needsRollback || needsQueryOnlyReset || isClosed || defersQueryOnly {
             try checkNotClosed(sql: statement.sql)
             try recoverFromFailedCleanup()
             if defersQueryOnly && !statement.isReadonly { try switchQueryOnlyOn() }
@@ -242,18 +257,31 @@ extension Database {
         if isInsideTransactionBlock && sqlite3_get_autocommit(sqliteHandle) != 0 {
             try checkForAbortedTransaction(sql: statement.sql, arguments: statement.arguments)
         }
-        if _slowPath(accessIsCancelled.load(ordering: .relaxed)) {
+        if accessIsCancelled.load(ordering: .relaxed) {
             try checkCancellation(before: statement)
         }
         executionObserver?.statementWillExecute(statement)
-        if _slowPath(selectionRecorder != nil) {
-            selectionRecorder!.statementWillRead(statement)
+        if let selectionRecorder {
+            selectionRecorder.statementWillRead(statement)
         }
     }
 
-    /// After a statement ran to completion.
+    /// After a statement ran to completion. Inline: see
+    /// `statementWillExecute`.
     @usableFromInline
+    @inline(__always)
     func statementDidExecute(_ statement: Statement) throws {
+        if _slowPath(statement.info.changesSchema || statement.info.transactionEffect != nil
+            || executionObserver != nil)
+        {
+            return try statementDidExecuteSlowly(statement)
+        }
+        checkForAutocommitTransition()
+    }
+
+    @usableFromInline
+    @inline(never)
+    func statementDidExecuteSlowly(_ statement: Statement) throws {
         if statement.info.changesSchema || statement.info.transactionEffect?.rollsBack == true {
             // A rollback may undo schema changes.
             dropCachesAfterSchemaChange()

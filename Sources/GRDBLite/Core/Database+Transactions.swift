@@ -52,9 +52,18 @@ extension Database {
 
     /// Records the transaction date when the connection leaves autocommit
     /// mode, and forgets it when the transaction ends.
+    /// Inline: every statement runs it, and it rarely finds a transition
+    /// (outlined in `autocommitDidChange`).
+    @inline(__always)
     func checkForAutocommitTransition() {
         let isAutocommit = sqlite3_get_autocommit(sqliteHandle) != 0
-        if isAutocommit == wasAutocommit { return }
+        if _slowPath(isAutocommit != wasAutocommit) {
+            autocommitDidChange(isAutocommit)
+        }
+    }
+
+    @inline(never)
+    func autocommitDidChange(_ isAutocommit: Bool) {
         wasAutocommit = isAutocommit
         if isAutocommit {
             transactionDateResult = nil
