@@ -21,11 +21,12 @@ extension EncodableRecord where Self: Encodable {
     /// name.
     @inlinable
     public func encode(to container: inout PersistenceContainer) throws {
-        let encoderCache = container.encoderCache
+        // Taken before the closure, which would copy it again.
+        let cache = RecordEncoderCache.acquire(container.encoderCache)
         // Unsafe: the pointer is used by the keyed container during this
         // call only (it traps afterwards).
         try withUnsafeMutablePointer(to: &container) { pointer in
-            let cache = RecordEncoderCache.begin(encoderCache, encodingInto: pointer)
+            cache.begin(encodingInto: pointer)
             defer { cache.end() }
             try encode(to: RecordEncoder<Self>(cache: cache, call: cache.call))
         }
@@ -75,23 +76,25 @@ final class RecordEncoderCache: @unchecked Sendable {
         target.cache = self
     }
 
-    /// Starts encoding a record into `container`, with `cache` if no other
-    /// thread uses it, or with a new cache.
+    /// `cache` if no other thread uses it, or a new cache; then call
+    /// `begin(encodingInto:)`.
     @inlinable
     @inline(__always)
-    static func begin(
-        _ cache: RecordEncoderCache?,
-        encodingInto container: UnsafeMutablePointer<PersistenceContainer>) -> RecordEncoderCache
-    {
-        let cache =
-            if let cache, cache.isBusy.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged {
-            cache
-        } else {
-            RecordEncoderCache()
+    static func acquire(_ cache: consuming RecordEncoderCache?) -> RecordEncoderCache {
+        if let cache, cache.isBusy.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged {
+            return cache
         }
-        cache.container = container
-        cache.call &+= 1
+        let cache = RecordEncoderCache()
+        cache.isBusy.store(true, ordering: .relaxed)
         return cache
+    }
+
+    /// Starts encoding a record into `container`.
+    @inlinable
+    @inline(__always)
+    func begin(encodingInto container: UnsafeMutablePointer<PersistenceContainer>) {
+        self.container = container
+        call &+= 1
     }
 
     /// Ends the call of `encode(to:)`: the containers given out can't
