@@ -218,7 +218,9 @@ extension Database {
 
     // MARK: - Running statements
 
-    /// Steps `statement` until it is done; rows are ignored.
+    /// Steps `statement` until it is done; rows are ignored. Inline: the
+    /// insert of each record runs it.
+    @inline(__always)
     func executeToCompletion(_ statement: Statement) throws {
         try statementWillExecute(statement)
         let sqliteStatement = statement.sqliteStatement
