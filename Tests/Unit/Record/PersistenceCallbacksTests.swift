@@ -7,6 +7,11 @@ private final class Log: @unchecked Sendable {
     var events: [String] = []
 }
 
+/// The columns and values of a container, in order.
+private func describe(_ container: PersistenceContainer) -> String {
+    container.map { "\($0.0)=\($0.1)" }.joined(separator: " ")
+}
+
 private struct Player: Encodable, MutablePersistableRecord {
     var id: Int64?
     var name: String
@@ -20,7 +25,7 @@ private struct Player: Encodable, MutablePersistableRecord {
         _ = try save()
         log.events.append("aroundSave <")
     }
-    func didSave(_ saved: PersistenceSuccess) { log.events.append("didSave") }
+    func didSave(_ saved: PersistenceSuccess) { log.events.append("didSave \(describe(saved.persistenceContainer))") }
     mutating func willInsert(_ db: Database) throws { log.events.append("willInsert") }
     func aroundInsert(_ db: Database, insert: () throws -> InsertionSuccess) throws {
         log.events.append("aroundInsert >")
@@ -37,7 +42,9 @@ private struct Player: Encodable, MutablePersistableRecord {
         _ = try update()
         log.events.append("aroundUpdate <")
     }
-    func didUpdate(_ updated: PersistenceSuccess) { log.events.append("didUpdate") }
+    func didUpdate(_ updated: PersistenceSuccess) {
+        log.events.append("didUpdate \(describe(updated.persistenceContainer))")
+    }
     func willDelete(_ db: Database) throws { log.events.append("willDelete") }
     func aroundDelete(_ db: Database, delete: () throws -> Bool) throws {
         log.events.append("aroundDelete >")
@@ -68,7 +75,7 @@ private struct Forgetful: Encodable, MutablePersistableRecord {
         }
         #expect(log.events == [
             "willSave", "aroundSave >", "willInsert", "aroundInsert >", "aroundInsert < 1",
-            "didInsert 1 id", "aroundSave <", "didSave",
+            "didInsert 1 id", "aroundSave <", #"didSave id=1 name="Arthur""#,
         ])
     }
 
@@ -78,11 +85,12 @@ private struct Forgetful: Encodable, MutablePersistableRecord {
             var player = Player(id: nil, name: "Arthur", log: log)
             try player.insert(db)
             log.events.removeAll()
+            player.name = "Barbara"
             try player.update(db, columns: ["name"])
         }
         #expect(log.events == [
             "willSave", "aroundSave >", "willUpdate [\"name\"]", "aroundUpdate >", "aroundUpdate <",
-            "didUpdate", "aroundSave <", "didSave",
+            #"didUpdate id=1 name="Barbara""#, "aroundSave <", #"didSave id=1 name="Barbara""#,
         ])
     }
 
@@ -96,7 +104,7 @@ private struct Forgetful: Encodable, MutablePersistableRecord {
             "willSave", "aroundSave >",
             "willUpdate [\"id\", \"name\"]", "aroundUpdate >",
             "willInsert", "aroundInsert >", "aroundInsert < 7", "didInsert 7 id",
-            "aroundSave <", "didSave",
+            "aroundSave <", #"didSave id=7 name="Arthur""#,
         ])
     }
 

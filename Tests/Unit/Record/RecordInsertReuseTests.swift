@@ -416,21 +416,32 @@ private struct InHiddenRowIDTable: Encodable, PersistableRecord {
                 try InRowIDTable(a: index + 10, notes: notes).insert(db)
             }
             #expect(notes.told == ["rowid=1", "-", "rowid=2", "rowid=3", "-", "rowid=4"])
-            // Kept successes.
+            // Kept successes, of values that differ from their rowids.
             notes.keeps = true
-            try InHiddenRowIDTable(a: 3, notes: notes).insert(db)
-            try InRowIDTable(a: 5, notes: notes).insert(db)
-            try InHiddenRowIDTable(a: 4, notes: notes).insert(db)
+            try InHiddenRowIDTable(a: 30, notes: notes).insert(db)
+            try InRowIDTable(a: 50, notes: notes).insert(db)
+            try InHiddenRowIDTable(a: 40, notes: notes).insert(db)
             #expect(notes.kept.map(\.rowIDColumn) == [nil, "rowid", nil])
             #expect(notes.kept.map(\.rowID) == [3, 5, 4])
             #expect(notes.kept[1].persistenceContainer["rowid"] == 5.databaseValue)
+            #expect(notes.kept[1].persistenceContainer["a"] == 50.databaseValue)
             // A column set on a copy is the copy's only.
             var copy = notes.kept[2]
             copy.rowIDColumn = "a"
             #expect(copy.persistenceContainer["a"] == 4.databaseValue)
             #expect(notes.kept[2].rowIDColumn == nil)
-            #expect(notes.kept[2].persistenceContainer["a"] == 4.databaseValue)
-            #expect(notes.kept[0].persistenceContainer["a"] == 3.databaseValue)
+            #expect(notes.kept[2].persistenceContainer["a"] == 40.databaseValue)
+            #expect(notes.kept[0].persistenceContainer["a"] == 30.databaseValue)
+            // A container set on a success is kept as it is: the rowid is
+            // not set into it, even when the rowid column changes.
+            var replaced = notes.kept[1]
+            replaced.persistenceContainer = notes.kept[0].persistenceContainer
+            #expect(replaced.rowIDColumn == "rowid")
+            #expect(replaced.persistenceContainer["a"] == 30.databaseValue)
+            #expect(replaced.persistenceContainer["rowid"] == nil)
+            replaced.rowIDColumn = "a"
+            #expect(replaced.persistenceContainer["a"] == 30.databaseValue)
+            #expect(notes.kept[1].persistenceContainer["a"] == 50.databaseValue)
         }
     }
 }
