@@ -512,14 +512,17 @@ struct RecordKeyedEncodingContainer<Record: EncodableRecord, Key: CodingKey>: Ke
             {
                 // Unsafe: see above.
                 let slot = target.fastValues.unsafelyUnwrapped + position
+                container.pointee.setCount = position &+ 1
                 switch slot.pointee.storage {
                 case .null, .int64, .double:
                     // Unsafe: the former value holds no reference.
                     slot.initialize(to: value)
                 case .string, .blob:
+                    // Last: the release of the former value is a call,
+                    // after which nothing needs a register kept (no frame
+                    // for the other values).
                     slot.pointee = value
                 }
-                container.pointee.setCount = position &+ 1
                 return
             }
         }
