@@ -506,7 +506,12 @@ struct RecordKeyedEncodingContainer<Record: EncodableRecord, Key: CodingKey>: Ke
         if let container = target.container {
             let position = container.pointee.setCount
             if position < target.fastCount,
-                let bits = ColumnLookup.bits(of: key, size: keyBitsSize),
+                // One-byte keys (the synthesized `CodingKeys` enums) with
+                // one compare: the other sizes are outlined, since the
+                // jump table of their switch costs more than the compare.
+                let bits = _fastPath(keyBitsSize == 1)
+                    ? UInt64(unsafeBitCast(key, to: UInt8.self)) // unsafe: the size is checked
+                    : Self.bits(ofWiderKey: key, size: keyBitsSize),
                 // Unsafe: below `fastCount` (see `RecordEncodingTarget.fastCount`).
                 target.fastBits.unsafelyUnwrapped[position] == bits
             {
@@ -527,6 +532,14 @@ struct RecordKeyedEncodingContainer<Record: EncodableRecord, Key: CodingKey>: Ke
             }
         }
         slowSet(value, forKey: key)
+    }
+
+    /// The bits of a key of another size than one byte (see
+    /// `ColumnLookup.bits(of:size:)`).
+    @usableFromInline
+    @inline(never)
+    static func bits(ofWiderKey key: Key, size: Int) -> UInt64? {
+        ColumnLookup.bits(of: key, size: size)
     }
 
     /// Stores the value of a key that is not on the fast path: a key
