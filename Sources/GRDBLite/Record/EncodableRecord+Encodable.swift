@@ -505,41 +505,60 @@ struct RecordKeyedEncodingContainer<Record: EncodableRecord, Key: CodingKey>: Ke
         let target = self.target
         if let container = target.container {
             let position = container.pointee.setCount
-            if position < target.fastCount,
+            if position < target.fastCount {
                 // One-byte keys (the synthesized `CodingKeys` enums) with
-                // one compare: the other sizes are outlined, since the
-                // jump table of their switch costs more than the compare.
-                let bits = _fastPath(keyBitsSize == 1)
-                    ? UInt64(unsafeBitCast(key, to: UInt8.self)) // unsafe: the size is checked
-                    : Self.bits(ofWiderKey: key, size: keyBitsSize),
-                // Unsafe: below `fastCount` (see `RecordEncodingTarget.fastCount`).
-                target.fastBits.unsafelyUnwrapped[position] == bits
-            {
-                // Unsafe: see above.
-                let slot = target.fastValues.unsafelyUnwrapped + position
-                container.pointee.setCount = position &+ 1
-                switch slot.pointee.storage {
-                case .null, .int64, .double:
-                    // Unsafe: the former value holds no reference.
-                    slot.initialize(to: value)
-                case .string, .blob:
-                    // Last: the release of the former value is a call,
-                    // after which nothing needs a register kept (no frame
-                    // for the other values).
-                    slot.pointee = value
+                // one compare; other sizes take an outlined function, in
+                // tail position like the slow path: no register has to
+                // survive a call, which keeps the witnesses' frame small.
+                guard _fastPath(keyBitsSize == 1) else { return setWiderKey(value, forKey: key) }
+                // Unsafe: below `fastCount` (see `RecordEncodingTarget.fastCount`),
+                // and the size of the key is checked.
+                if target.fastBits.unsafelyUnwrapped[position] == UInt64(unsafeBitCast(key, to: UInt8.self)) {
+                    Self.store(value, at: position, of: target, in: container)
+                    return
                 }
-                return
             }
         }
         slowSet(value, forKey: key)
     }
 
-    /// The bits of a key of another size than one byte (see
-    /// `ColumnLookup.bits(of:size:)`).
+    /// Stores a value on the fast path (see `set`).
+    @inlinable
+    @inline(__always)
+    static func store(
+        _ value: consuming DatabaseValue, at position: Int, of target: RecordEncodingTarget,
+        in container: UnsafeMutablePointer<PersistenceContainer>)
+    {
+        // Unsafe: below `fastCount` (see `RecordEncodingTarget.fastCount`).
+        let slot = target.fastValues.unsafelyUnwrapped + position
+        container.pointee.setCount = position &+ 1
+        switch slot.pointee.storage {
+        case .null, .int64, .double:
+            // Unsafe: the former value holds no reference.
+            slot.initialize(to: value)
+        case .string, .blob:
+            // Last: the release of the former value is a call, after
+            // which nothing needs a register kept.
+            slot.pointee = value
+        }
+    }
+
+    /// `set` for keys of another size than one byte.
     @usableFromInline
     @inline(never)
-    static func bits(ofWiderKey key: Key, size: Int) -> UInt64? {
-        ColumnLookup.bits(of: key, size: size)
+    func setWiderKey(_ value: DatabaseValue, forKey key: Key) {
+        if let container = target.container {
+            let position = container.pointee.setCount
+            if position < target.fastCount,
+                let bits = ColumnLookup.bits(of: key, size: keyBitsSize),
+                // Unsafe: below `fastCount` (see `RecordEncodingTarget.fastCount`).
+                target.fastBits.unsafelyUnwrapped[position] == bits
+            {
+                Self.store(value, at: position, of: target, in: container)
+                return
+            }
+        }
+        slowSet(value, forKey: key)
     }
 
     /// Stores the value of a key that is not on the fast path: a key
