@@ -501,7 +501,7 @@ struct RecordKeyedEncodingContainer<Record: EncodableRecord, Key: CodingKey>: Ke
     /// inlined in each `encode` method. Other keys take `slowSet`.
     @inlinable
     @inline(__always)
-    func set(_ value: consuming DatabaseValue, forKey key: Key) {
+    func set(_ value: consuming DatabaseValue, forKey key: Key) throws {
         let target = self.target
         if let container = target.container {
             let position = container.pointee.setCount
@@ -510,7 +510,7 @@ struct RecordKeyedEncodingContainer<Record: EncodableRecord, Key: CodingKey>: Ke
                 // one compare; other sizes take an outlined function, in
                 // tail position like the slow path: no register has to
                 // survive a call, which keeps the witnesses' frame small.
-                guard _fastPath(keyBitsSize == 1) else { return setWiderKey(value, forKey: key) }
+                guard _fastPath(keyBitsSize == 1) else { return try setWiderKey(value, forKey: key) }
                 // Unsafe: below `fastCount` (see `RecordEncodingTarget.fastCount`),
                 // and the size of the key is checked.
                 if target.fastBits.unsafelyUnwrapped[position] == UInt64(unsafeBitCast(key, to: UInt8.self)) {
@@ -519,7 +519,7 @@ struct RecordKeyedEncodingContainer<Record: EncodableRecord, Key: CodingKey>: Ke
                 }
             }
         }
-        slowSet(value, forKey: key)
+        try slowSet(value, forKey: key)
     }
 
     /// Stores a value on the fast path (see `set`).
@@ -546,7 +546,7 @@ struct RecordKeyedEncodingContainer<Record: EncodableRecord, Key: CodingKey>: Ke
     /// `set` for keys of another size than one byte.
     @usableFromInline
     @inline(never)
-    func setWiderKey(_ value: DatabaseValue, forKey key: Key) {
+    func setWiderKey(_ value: DatabaseValue, forKey key: Key) throws {
         if let container = target.container {
             let position = container.pointee.setCount
             if position < target.fastCount,
@@ -558,7 +558,7 @@ struct RecordKeyedEncodingContainer<Record: EncodableRecord, Key: CodingKey>: Ke
                 return
             }
         }
-        slowSet(value, forKey: key)
+        try slowSet(value, forKey: key)
     }
 
     /// Stores the value of a key that is not on the fast path: a key
@@ -566,7 +566,7 @@ struct RecordKeyedEncodingContainer<Record: EncodableRecord, Key: CodingKey>: Ke
     /// name.
     @usableFromInline
     @inline(never)
-    func slowSet(_ value: DatabaseValue, forKey key: Key) {
+    func slowSet(_ value: DatabaseValue, forKey key: Key) throws {
         let container = persistenceContainer
         let position = container.pointee.setCount
         let bits = ColumnLookup.bits(of: key, size: keyBitsSize)
@@ -588,46 +588,46 @@ struct RecordKeyedEncodingContainer<Record: EncodableRecord, Key: CodingKey>: Ke
     // methods of Int64 don't: their witnesses would be the same code as
     // Int's, which the compiler merges behind a slower thunk.
     @inlinable @inline(__always)
-    func encodeNil(forKey key: Key) throws { set(.null, forKey: key) }
+    func encodeNil(forKey key: Key) throws { try set(.null, forKey: key) }
     @inlinable @inline(__always)
-    func encode(_ value: Bool, forKey key: Key) throws { set(value.databaseValue, forKey: key) }
+    func encode(_ value: Bool, forKey key: Key) throws { try set(value.databaseValue, forKey: key) }
     @inlinable @inline(__always)
-    func encode(_ value: String, forKey key: Key) throws { set(value.databaseValue, forKey: key) }
+    func encode(_ value: String, forKey key: Key) throws { try set(value.databaseValue, forKey: key) }
     @inlinable @inline(__always)
-    func encode(_ value: Double, forKey key: Key) throws { set(value.databaseValue, forKey: key) }
+    func encode(_ value: Double, forKey key: Key) throws { try set(value.databaseValue, forKey: key) }
     @inlinable @inline(__always)
-    func encode(_ value: Float, forKey key: Key) throws { set(value.databaseValue, forKey: key) }
+    func encode(_ value: Float, forKey key: Key) throws { try set(value.databaseValue, forKey: key) }
     @inlinable @inline(__always)
     func encode(_ value: Int, forKey key: Key) throws {
-        set(DatabaseValue(storage: .int64(Int64(value))), forKey: key)
+        try set(DatabaseValue(storage: .int64(Int64(value))), forKey: key)
     }
     @inlinable @inline(__always)
     func encode(_ value: Int8, forKey key: Key) throws {
-        set(DatabaseValue(storage: .int64(Int64(value))), forKey: key)
+        try set(DatabaseValue(storage: .int64(Int64(value))), forKey: key)
     }
     @inlinable @inline(__always)
     func encode(_ value: Int16, forKey key: Key) throws {
-        set(DatabaseValue(storage: .int64(Int64(value))), forKey: key)
+        try set(DatabaseValue(storage: .int64(Int64(value))), forKey: key)
     }
     @inlinable @inline(__always)
     func encode(_ value: Int32, forKey key: Key) throws {
-        set(DatabaseValue(storage: .int64(Int64(value))), forKey: key)
+        try set(DatabaseValue(storage: .int64(Int64(value))), forKey: key)
     }
     @inlinable
     func encode(_ value: Int64, forKey key: Key) throws {
-        set(DatabaseValue(storage: .int64(value)), forKey: key)
+        try set(DatabaseValue(storage: .int64(value)), forKey: key)
     }
     @inlinable @inline(__always)
     func encode(_ value: UInt8, forKey key: Key) throws {
-        set(DatabaseValue(storage: .int64(Int64(value))), forKey: key)
+        try set(DatabaseValue(storage: .int64(Int64(value))), forKey: key)
     }
     @inlinable @inline(__always)
     func encode(_ value: UInt16, forKey key: Key) throws {
-        set(DatabaseValue(storage: .int64(Int64(value))), forKey: key)
+        try set(DatabaseValue(storage: .int64(Int64(value))), forKey: key)
     }
     @inlinable @inline(__always)
     func encode(_ value: UInt32, forKey key: Key) throws {
-        set(DatabaseValue(storage: .int64(Int64(value))), forKey: key)
+        try set(DatabaseValue(storage: .int64(Int64(value))), forKey: key)
     }
     @inlinable @inline(__always)
     func encode(_ value: UInt, forKey key: Key) throws { try set(unsigned(value, key), forKey: key) }
@@ -635,29 +635,29 @@ struct RecordKeyedEncodingContainer<Record: EncodableRecord, Key: CodingKey>: Ke
     func encode(_ value: UInt64, forKey key: Key) throws { try set(unsigned(value, key), forKey: key) }
 
     @inlinable @inline(__always)
-    func encodeIfPresent(_ value: Bool?, forKey key: Key) throws { set(value.databaseValue, forKey: key) }
+    func encodeIfPresent(_ value: Bool?, forKey key: Key) throws { try set(value.databaseValue, forKey: key) }
     @inlinable @inline(__always)
-    func encodeIfPresent(_ value: String?, forKey key: Key) throws { set(value.databaseValue, forKey: key) }
+    func encodeIfPresent(_ value: String?, forKey key: Key) throws { try set(value.databaseValue, forKey: key) }
     @inlinable @inline(__always)
-    func encodeIfPresent(_ value: Double?, forKey key: Key) throws { set(value.databaseValue, forKey: key) }
+    func encodeIfPresent(_ value: Double?, forKey key: Key) throws { try set(value.databaseValue, forKey: key) }
     @inlinable @inline(__always)
-    func encodeIfPresent(_ value: Float?, forKey key: Key) throws { set(value.databaseValue, forKey: key) }
+    func encodeIfPresent(_ value: Float?, forKey key: Key) throws { try set(value.databaseValue, forKey: key) }
     @inlinable @inline(__always)
-    func encodeIfPresent(_ value: Int?, forKey key: Key) throws { set(value.databaseValue, forKey: key) }
+    func encodeIfPresent(_ value: Int?, forKey key: Key) throws { try set(value.databaseValue, forKey: key) }
     @inlinable @inline(__always)
-    func encodeIfPresent(_ value: Int8?, forKey key: Key) throws { set(value.databaseValue, forKey: key) }
+    func encodeIfPresent(_ value: Int8?, forKey key: Key) throws { try set(value.databaseValue, forKey: key) }
     @inlinable @inline(__always)
-    func encodeIfPresent(_ value: Int16?, forKey key: Key) throws { set(value.databaseValue, forKey: key) }
+    func encodeIfPresent(_ value: Int16?, forKey key: Key) throws { try set(value.databaseValue, forKey: key) }
     @inlinable @inline(__always)
-    func encodeIfPresent(_ value: Int32?, forKey key: Key) throws { set(value.databaseValue, forKey: key) }
+    func encodeIfPresent(_ value: Int32?, forKey key: Key) throws { try set(value.databaseValue, forKey: key) }
     @inlinable
-    func encodeIfPresent(_ value: Int64?, forKey key: Key) throws { set(value.databaseValue, forKey: key) }
+    func encodeIfPresent(_ value: Int64?, forKey key: Key) throws { try set(value.databaseValue, forKey: key) }
     @inlinable @inline(__always)
-    func encodeIfPresent(_ value: UInt8?, forKey key: Key) throws { set(value.databaseValue, forKey: key) }
+    func encodeIfPresent(_ value: UInt8?, forKey key: Key) throws { try set(value.databaseValue, forKey: key) }
     @inlinable @inline(__always)
-    func encodeIfPresent(_ value: UInt16?, forKey key: Key) throws { set(value.databaseValue, forKey: key) }
+    func encodeIfPresent(_ value: UInt16?, forKey key: Key) throws { try set(value.databaseValue, forKey: key) }
     @inlinable @inline(__always)
-    func encodeIfPresent(_ value: UInt32?, forKey key: Key) throws { set(value.databaseValue, forKey: key) }
+    func encodeIfPresent(_ value: UInt32?, forKey key: Key) throws { try set(value.databaseValue, forKey: key) }
     @inlinable @inline(__always)
     func encodeIfPresent(_ value: UInt?, forKey key: Key) throws {
         try set(value.map { try unsigned($0, key) } ?? .null, forKey: key)
@@ -700,7 +700,7 @@ struct RecordKeyedEncodingContainer<Record: EncodableRecord, Key: CodingKey>: Ke
 
     @usableFromInline
     func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
-        guard let value else { return set(.null, forKey: key) }
+        guard let value else { return try set(.null, forKey: key) }
         try encode(value, forKey: key)
     }
 
