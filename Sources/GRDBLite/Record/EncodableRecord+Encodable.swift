@@ -21,14 +21,22 @@ extension EncodableRecord where Self: Encodable {
     /// name.
     @inlinable
     public func encode(to container: inout PersistenceContainer) throws {
-        // Taken before the closure, which would copy it again.
-        let cache = RecordEncoderCache.acquire(container.encoderCache)
         // Unsafe: the pointer is used by the keyed container during this
         // call only (it traps afterwards).
         try withUnsafeMutablePointer(to: &container) { pointer in
+            let cache = RecordEncoderCache.acquire(pointer.pointee.encoderCache)
             cache.begin(encodingInto: pointer)
-            defer { cache.end() }
-            try encode(to: RecordEncoder<Self>(cache: cache, call: cache.call))
+            // The encoder holds the only retain of the cache, which keeps
+            // it alive until `end()` (the existential lives until then).
+            let unretained = Unmanaged.passUnretained(cache)
+            let call = cache.call
+            let encoder: any Encoder = RecordEncoder<Self>(cache: consume cache, call: call)
+            defer {
+                // Unretained, unsafe: the encoder keeps the cache alive.
+                unretained._withUnsafeGuaranteedRef { $0.end() }
+                withExtendedLifetime(encoder) { }
+            }
+            try encode(to: encoder)
         }
     }
 }

@@ -71,6 +71,44 @@ private struct ReusingEncoderItem: Encodable, PersistableRecord {
     }
 }
 
+/// Keeps the container that its updates are told (a container without
+/// an encoder cache), to replace the container of another record with it.
+private struct UpdatedItem: Encodable, PersistableRecord {
+    static let databaseTableName = "item"
+    nonisolated(unsafe) static var updatedContainer: PersistenceContainer?
+    var id: Int64
+    var name: String
+
+    enum CodingKeys: String, CodingKey { case id, name }
+
+    func didUpdate(_ updated: PersistenceSuccess) {
+        Self.updatedContainer = updated.persistenceContainer
+    }
+}
+
+/// A nested record that replaces the persistence container it encodes
+/// into.
+private struct Replacing: Encodable, EncodableRecord {
+    let replacement: PersistenceContainer
+    func encode(to encoder: any Encoder) throws { }
+    func encode(to container: inout PersistenceContainer) throws { container = replacement }
+}
+
+/// Encodes a `Replacing` record as its single value, then writes a value
+/// of its own with its keyed container.
+private struct ReplacedItem: Encodable, PersistableRecord {
+    static let databaseTableName = "item"
+    let replacement: PersistenceContainer
+    enum CodingKeys: String, CodingKey { case name }
+
+    func encode(to encoder: any Encoder) throws {
+        var single = encoder.singleValueContainer()
+        try single.encode(Replacing(replacement: replacement))
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("replaced", forKey: .name)
+    }
+}
+
 private func makeItemDatabase() throws -> DatabaseQueue {
     let dbQueue = try DatabaseQueue()
     try dbQueue.write { try $0.execute(sql: "CREATE TABLE item (id INTEGER PRIMARY KEY, name TEXT NOT NULL)") }
@@ -211,6 +249,20 @@ private func makeItemDatabase() throws -> DatabaseQueue {
                 }
             }
             try await group.waitForAll()
+        }
+    }
+
+    /// The encoder's cache stays alive when a nested record replaces the
+    /// container that held it (run it under Address Sanitizer).
+    @Test func aNestedRecordMayReplaceTheContainer() throws {
+        try makeItemDatabase().write { (db: Database) throws in
+            try UpdatedItem(id: 1, name: "Arthur").insert(db)
+            try UpdatedItem(id: 1, name: "Barbara").update(db)
+            let replacement = try #require(UpdatedItem.updatedContainer)
+            try UpdatedItem(id: 2, name: "Craig").insert(db)
+            try ReplacedItem(replacement: replacement).insert(db, onConflict: .replace)
+            try UpdatedItem(id: 3, name: "David").insert(db)
+            #expect(try String.fetchAll(db, sql: "SELECT name FROM item ORDER BY id") == ["replaced", "Craig", "David"])
         }
     }
 }
