@@ -62,11 +62,11 @@ final class RecordEncoderCache: @unchecked Sendable {
     // Unchecked exclusivity: see above.
     @usableFromInline @exclusivity(unchecked) var call: UInt = 0
     /// The cached keyed container: its record and key types, and its box
-    /// (nil if none).
+    /// (`noType` and nil if none).
     // Unchecked exclusivity: see above.
-    @usableFromInline @exclusivity(unchecked) var cachedRecord: ObjectIdentifier?
+    @usableFromInline @exclusivity(unchecked) var cachedRecord = RecordEncoderCache.noType
     // Unchecked exclusivity: see above.
-    @usableFromInline @exclusivity(unchecked) var cachedKey: ObjectIdentifier?
+    @usableFromInline @exclusivity(unchecked) var cachedKey = RecordEncoderCache.noType
     // Unchecked exclusivity: see above.
     @usableFromInline @exclusivity(unchecked) var cachedBox: AnyObject?
     /// Where the cached keyed container writes: armed with `container`
@@ -77,6 +77,11 @@ final class RecordEncoderCache: @unchecked Sendable {
     /// running call, which are not cached.
     // Unchecked exclusivity: see above.
     @usableFromInline @exclusivity(unchecked) var otherTargets: [RecordEncodingTarget] = []
+
+    /// The identifier of no record or key type, in `cachedRecord` and
+    /// `cachedKey` when no container is cached (not an optional: each
+    /// record compares them).
+    @usableFromInline static var noType: ObjectIdentifier { ObjectIdentifier(RecordEncoderCache.self) }
 
     @usableFromInline
     init() {
@@ -128,8 +133,8 @@ final class RecordEncoderCache: @unchecked Sendable {
     /// anymore.
     @usableFromInline
     func retireCachedContainer() {
-        cachedRecord = nil
-        cachedKey = nil
+        cachedRecord = Self.noType
+        cachedKey = Self.noType
         cachedBox = nil
         target = RecordEncodingTarget()
         target.cache = self
