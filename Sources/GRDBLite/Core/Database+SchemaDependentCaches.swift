@@ -20,6 +20,13 @@ extension Database {
             // Unsafe: the type was checked just above.
             return unsafeDowncast(cache, to: Cache.self)
         }
+        return makeCache(type)
+    }
+
+    /// Creates the connection's instance of a cache type. Outlined: the
+    /// lookup runs for each inserted record, the creation once.
+    @inline(never)
+    func makeCache<Cache: SchemaDependentCache>(_ type: Cache.Type) -> Cache {
         let cache = Cache()
         schemaDependentCaches.append(cache)
         return cache
