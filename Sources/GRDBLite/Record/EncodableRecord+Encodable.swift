@@ -25,12 +25,12 @@ extension EncodableRecord where Self: Encodable {
         // call only (it traps afterwards).
         try withUnsafeMutablePointer(to: &container) { pointer in
             let cache = RecordEncoderCache.acquire(pointer.pointee.encoderCache)
-            cache.begin(encodingInto: pointer)
+            cache.begin(encodingInto: pointer, recordType: Self.self)
             // The encoder holds the only retain of the cache, which keeps
             // it alive until `end()` (the existential lives until then).
             let unretained = Unmanaged.passUnretained(cache)
             let call = cache.call
-            let encoder: any Encoder = RecordEncoder<Self>(cache: consume cache, call: call)
+            let encoder: any Encoder = RecordEncoder(cache: consume cache, call: call)
             defer {
                 // Unretained, unsafe: the encoder keeps the cache alive.
                 unretained._withUnsafeGuaranteedRef { $0.end() }
@@ -69,6 +69,11 @@ final class RecordEncoderCache: @unchecked Sendable {
     @usableFromInline @exclusivity(unchecked) var cachedKey = RecordEncoderCache.noType
     // Unchecked exclusivity: see above.
     @usableFromInline @exclusivity(unchecked) var cachedBox: AnyObject?
+    /// The type of the record of the running `encode(to:)` (kept
+    /// afterwards): the encoder is not generic, so that building it costs
+    /// no lookup of its type's metadata.
+    // Unchecked exclusivity: see above.
+    @usableFromInline @exclusivity(unchecked) var recordType: any EncodableRecord.Type = NoRecord.self
     /// Where the cached keyed container writes: armed with `container`
     /// when the container is given out, disarmed by `end()`.
     // Unchecked exclusivity: see above.
@@ -102,11 +107,14 @@ final class RecordEncoderCache: @unchecked Sendable {
         return cache
     }
 
-    /// Starts encoding a record into `container`.
+    /// Starts encoding a record of type `recordType` into `container`.
     @inlinable
     @inline(__always)
-    func begin(encodingInto container: UnsafeMutablePointer<PersistenceContainer>) {
+    func begin(
+        encodingInto container: UnsafeMutablePointer<PersistenceContainer>, recordType: any EncodableRecord.Type)
+    {
         self.container = container
+        self.recordType = recordType
         call &+= 1
     }
 
@@ -172,6 +180,22 @@ final class RecordEncoderCache: @unchecked Sendable {
         cachedBox = CodingContainerBox.box(of: keyedContainer)
         target.container = container
         return keyedContainer
+    }
+
+    /// The keyed container of the running record type, when it is not the
+    /// cached one.
+    @usableFromInline
+    func makeKeyedContainer<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        func make<Record: EncodableRecord>(_ record: Record.Type) -> KeyedEncodingContainer<Key> {
+            makeKeyedContainer(record, keyedBy: type)
+        }
+        return make(recordType)
+    }
+
+    /// The record type of a cache that has encoded nothing yet.
+    @usableFromInline
+    struct NoRecord: EncodableRecord {
+        @usableFromInline func encode(to container: inout PersistenceContainer) { }
     }
 
     @usableFromInline
@@ -315,7 +339,7 @@ final class RecordEncodingTarget {
 
 /// The `Encoder` of `Encodable` records.
 @usableFromInline
-struct RecordEncoder<Record: EncodableRecord>: Encoder {
+struct RecordEncoder: Encoder {
     @usableFromInline let cache: RecordEncoderCache
     /// The call of `encode(to:)` that the encoder serves.
     @usableFromInline let call: UInt
@@ -327,14 +351,14 @@ struct RecordEncoder<Record: EncodableRecord>: Encoder {
     }
 
     @usableFromInline var codingPath: [any CodingKey] { [] }
-    @usableFromInline var userInfo: [CodingUserInfoKey: Any] { Record.databaseEncodingUserInfo }
+    @usableFromInline var userInfo: [CodingUserInfoKey: Any] { cache.recordType.databaseEncodingUserInfo }
 
     @inlinable
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
         guard cache.call == call, let container = cache.container else {
             RecordEncoderCache.encoderMisuse()
         }
-        if cache.cachedRecord == ObjectIdentifier(Record.self), cache.cachedKey == ObjectIdentifier(Key.self) {
+        if cache.cachedRecord == ObjectIdentifier(cache.recordType), cache.cachedKey == ObjectIdentifier(Key.self) {
             cache.target.container = container
             if cache.otherTargets.isEmpty {
                 // Unretained, unsafe: the cache, alive, owns its target.
@@ -343,14 +367,14 @@ struct RecordEncoder<Record: EncodableRecord>: Encoder {
             // Unsafe: the box is there when the record and key types are.
             return CodingContainerBox.container(cache.cachedBox.unsafelyUnwrapped, as: KeyedEncodingContainer<Key>.self)
         }
-        return cache.makeKeyedContainer(Record.self, keyedBy: type)
+        return cache.makeKeyedContainer(keyedBy: type)
     }
 
     /// A record can't be a list: the container throws when it is used.
     @usableFromInline
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
         RefusingUnkeyedEncodingContainer(
-            reason: "\(Record.self) can't be encoded as a list: a record encodes its columns in a keyed container")
+            reason: "\(cache.recordType) can't be encoded as a list: a record encodes its columns in a keyed container")
     }
 
     /// Encodes a value whose columns are the record's: a record, or a value
@@ -365,8 +389,8 @@ struct RecordEncoder<Record: EncodableRecord>: Encoder {
 /// columns into the record's persistence container (a wrapper record that
 /// encodes its wrapped model). A value that is not made of columns (a
 /// string, nil...) is an error.
-struct RecordSingleValueEncodingContainer<Record: EncodableRecord>: SingleValueEncodingContainer {
-    let encoder: RecordEncoder<Record>
+struct RecordSingleValueEncodingContainer: SingleValueEncodingContainer {
+    let encoder: RecordEncoder
     var codingPath: [any CodingKey] { [] }
 
     func encode<T: Encodable>(_ value: T) throws {
@@ -384,7 +408,7 @@ struct RecordSingleValueEncodingContainer<Record: EncodableRecord>: SingleValueE
     func refuse(_ value: Any?) throws -> Never {
         throw EncodingError.invalidValue(value as Any, EncodingError.Context(
             codingPath: [],
-            debugDescription: "\(Record.self) can't encode a single value: a record encodes its columns"))
+            debugDescription: "\(encoder.cache.recordType) can't encode a single value: a record encodes its columns"))
     }
 
     func encodeNil() throws { try refuse(nil) }
@@ -739,7 +763,7 @@ struct RecordKeyedEncodingContainer<Record: EncodableRecord, Key: CodingKey>: Ke
     func superEncoder() -> any Encoder {
         _ = persistenceContainer // traps outside of the call
         let cache = target.cache.unsafelyUnwrapped // alive during the call
-        return RecordEncoder<Record>(cache: cache, call: cache.call)
+        return RecordEncoder(cache: cache, call: cache.call)
     }
 
     @usableFromInline
