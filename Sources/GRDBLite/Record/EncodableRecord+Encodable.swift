@@ -257,6 +257,7 @@ final class RecordEncodingTarget {
     /// finds the positions whose column is still the one its key wrote
     /// for the previous record, and makes the values unique.
     @usableFromInline
+    @inline(__always)
     func prepareFastPath(_ container: UnsafeMutablePointer<PersistenceContainer>) {
         let count = min(keyBits.count, container.pointee.names.count, container.pointee.values.count)
         fastCount = 0
