@@ -21,6 +21,19 @@ final class InsertedValues {
         self.rowIDColumn = rowIDColumn
     }
 
+    /// Puts back the container that `takeReusableContainer()` moved out.
+    /// Inline, and without destroying the former value when it is nil
+    /// (it always is): the insert of each record runs it.
+    @inline(__always)
+    func putBack(_ container: consuming PersistenceContainer) {
+        guard case .none = self.container else {
+            self.container = container
+            return
+        }
+        // Unsafe: the former value is nil, which holds nothing to destroy.
+        withUnsafeMutablePointer(to: &self.container) { $0.initialize(to: container) }
+    }
+
     /// Moves out the container, prepared for a new record, if it is a
     /// reusable one (one with an encoder cache).
     func takeReusableContainer() -> PersistenceContainer? {

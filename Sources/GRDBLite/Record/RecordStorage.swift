@@ -85,7 +85,7 @@ final class RecordStorage: SchemaDependentCache {
     @inline(__always)
     func reuse(_ container: consuming PersistenceContainer) {
         if isKnownUniquelyReferenced(&lastInserted) {
-            lastInserted.container = container
+            lastInserted.putBack(container)
         } else {
             lastInserted = InsertedValues(container) // a success holds the previous one
         }
