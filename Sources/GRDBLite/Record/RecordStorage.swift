@@ -155,15 +155,18 @@ final class RecordStorage: SchemaDependentCache {
             // out of line (about 230 instructions a row of ten integers).
             // Unsafe: the buffer is read within the closure, bounded by setCount.
             let code = container.values.withUnsafeBufferPointer { values in
-                for index in 0..<container.setCount {
+                let count = container.setCount
+                var index = 0
+                while index < count {
                     let position = CInt(truncatingIfNeeded: index &+ 1)
-                    let code: CInt
                     if case .int64(let int64) = values[index].storage {
-                        code = sqlite3_bind_int64(sqliteStatement, position, int64)
+                        let code = sqlite3_bind_int64(sqliteStatement, position, int64)
+                        if _slowPath(code != SQLITE_OK) { return code }
                     } else {
-                        code = values[index].bind(to: sqliteStatement, at: position)
+                        let code = values[index].bind(to: sqliteStatement, at: position)
+                        if _slowPath(code != SQLITE_OK) { return code }
                     }
-                    if code != SQLITE_OK { return code }
+                    index &+= 1
                 }
                 return SQLITE_OK
             }
