@@ -352,7 +352,14 @@ struct RecordEncoder: Encoder {
     }
 
     @usableFromInline var codingPath: [any CodingKey] { [] }
-    @usableFromInline var userInfo: [CodingUserInfoKey: Any] { cache.recordType.databaseEncodingUserInfo }
+    @usableFromInline var userInfo: [CodingUserInfoKey: Any] { recordType.databaseEncodingUserInfo }
+
+    /// The type of the record; traps outside of the call of `encode(to:)`
+    /// that the encoder serves (another call may have set the cache's).
+    @usableFromInline var recordType: any EncodableRecord.Type {
+        guard cache.call == call, cache.container != nil else { RecordEncoderCache.encoderMisuse() }
+        return cache.recordType
+    }
 
     @inlinable
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
@@ -375,7 +382,7 @@ struct RecordEncoder: Encoder {
     @usableFromInline
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
         RefusingUnkeyedEncodingContainer(
-            reason: "\(cache.recordType) can't be encoded as a list: a record encodes its columns in a keyed container")
+            reason: "\(recordType) can't be encoded as a list: a record encodes its columns in a keyed container")
     }
 
     /// Encodes a value whose columns are the record's: a record, or a value
@@ -409,7 +416,7 @@ struct RecordSingleValueEncodingContainer: SingleValueEncodingContainer {
     func refuse(_ value: Any?) throws -> Never {
         throw EncodingError.invalidValue(value as Any, EncodingError.Context(
             codingPath: [],
-            debugDescription: "\(encoder.cache.recordType) can't encode a single value: a record encodes its columns"))
+            debugDescription: "\(encoder.recordType) can't encode a single value: a record encodes its columns"))
     }
 
     func encodeNil() throws { try refuse(nil) }

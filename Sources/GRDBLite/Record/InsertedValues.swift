@@ -23,7 +23,8 @@ final class InsertedValues {
 
     /// Puts back the container that `takeReusableContainer()` moved out.
     /// Inline, and without destroying the former value when it is nil
-    /// (it always is): the insert of each record runs it.
+    /// (unless an insert ran during the encoding): the insert of each
+    /// record runs it.
     @inline(__always)
     func putBack(_ container: consuming PersistenceContainer) {
         guard case .none = self.container else {

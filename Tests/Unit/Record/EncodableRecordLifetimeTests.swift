@@ -173,6 +173,18 @@ private func makeItemDatabase() throws -> DatabaseQueue {
         #expect(Self.stderr(result).contains("The Encoder of a record was used after its `encode(to:)` returned"))
     }
 
+    /// The encoder reads its record type from a cache that another call
+    /// may use: it traps too.
+    @Test func keptEncoderUserInfoTrapsAfterEncode() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let dbQueue = try makeItemDatabase()
+            try dbQueue.write { try KeepingItem(id: 1, name: "a").insert($0) }
+            let kept = try #require(KeepingItem.keptEncoder)
+            _ = kept.userInfo
+        }
+        #expect(Self.stderr(result).contains("The Encoder of a record was used after its `encode(to:)` returned"))
+    }
+
     @Test func keptSuperEncoderTrapsAfterEncode() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let dbQueue = try makeItemDatabase()
