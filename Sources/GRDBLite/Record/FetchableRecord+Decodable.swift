@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 
 // Decodable records: each coding key reads, in this order, the column of
@@ -232,22 +233,79 @@ final class RowDecodingState {
     /// the one thread that uses the row.
     @usableFromInline @exclusivity(unchecked) var decodedRootKey: String?
 
-    init(row: Row, codingPath: [any CodingKey], columnForKey: [String: String]) {
+    // The key plan: the statement column of the n-th key looked up in a
+    // record, remembered from the previous record, so that the next
+    // record, which decodes the same keys in the same order, finds each
+    // column with one compare of the key's byte. Only for one-byte keys
+    // (the synthesized `CodingKeys`) named as their column, in a row of a
+    // statement. A key that differs takes the slow path, which looks the
+    // column up by name and remembers it at this position.
+
+    /// The row's statement, if the plan is used.
+    @usableFromInline let sqliteStatement: SQLiteStatement?
+    /// The row's first column in its statement.
+    @usableFromInline let offset: Int
+    /// The position of the next key lookup in the current record.
+    /// Unchecked exclusivity: see `unmanagedRow`.
+    @usableFromInline @exclusivity(unchecked) var planPosition = 0
+    /// The number of planned lookups; 0 once the row is gone, so that the
+    /// fast path never reads a statement that may be finalized.
+    /// Unchecked exclusivity: see `unmanagedRow`.
+    @usableFromInline @exclusivity(unchecked) var planCount = 0
+    let planCapacity: Int
+    // Owned: allocated in init, freed in deinit.
+    @usableFromInline let plan: UnsafeMutablePointer<PlannedColumn>
+
+    /// A remembered lookup: the key's byte, and its column in the
+    /// statement (-1 if missing).
+    @usableFromInline
+    struct PlannedColumn {
+        @usableFromInline var key: UInt8
+        @usableFromInline var column: CInt
+    }
+
+    init(row: Row, codingPath: [any CodingKey], columnForKey: [String: String], usesPlan: Bool) {
         // Unretained: the caller keeps the row alive (see `unmanagedRow`).
         self.unmanagedRow = Unmanaged.passUnretained(row)
         self.codingPath = codingPath
         self.columnForKey = columnForKey
+        self.sqliteStatement = usesPlan ? row.sqliteStatement : nil
+        self.offset = row.offset
+        self.planCapacity = sqliteStatement == nil ? 0 : 2 * row.count + 8
+        self.plan = .allocate(capacity: planCapacity)
+    }
+
+    deinit {
+        plan.deallocate()
     }
 
     /// Forgets what the previous record of a cached container decoded.
     @inlinable
     @inline(__always)
     func startRecord() {
+        planPosition = 0
         if _slowPath(decodedRootKey != nil) { decodedRootKey = nil }
     }
 
     func forgetRow() {
         unmanagedRow = nil
+        planCount = 0
+    }
+
+    /// Remembers the lookup of the key at the current position, after a
+    /// miss of the fast path.
+    @usableFromInline
+    func plan(key: UInt8, index: Int?) {
+        guard sqliteStatement != nil else { return }
+        let position = planPosition
+        let entry = PlannedColumn(key: key, column: index.map { CInt(truncatingIfNeeded: offset &+ $0) } ?? -1)
+        if position < planCount {
+            plan[position] = entry
+        } else if position == planCount && position < planCapacity {
+            (plan + position).initialize(to: entry)
+            planCount += 1
+        }
+        planPosition = position &+ 1
     }
 
     /// The state of a kept container whose row is gone, with the box of
@@ -320,13 +378,16 @@ struct RowKeyedDecodingContainer<Record: FetchableRecord, Key: CodingKey>: Keyed
     @usableFromInline
     static func makeState(row: Row, codingPath: [any CodingKey]) -> RowDecodingState {
         var columnForKey: [String: String] = [:]
+        var usesDefaultKeys = false
         let strategy = Record.databaseColumnDecodingStrategy
-        if case .useDefaultKeys = strategy { } else {
+        if case .useDefaultKeys = strategy { usesDefaultKeys = true } else {
             for column in row.columnNames where columnForKey[strategy.keyName(forColumn: column)] == nil {
                 columnForKey[strategy.keyName(forColumn: column)] = column
             }
         }
-        return RowDecodingState(row: row, codingPath: codingPath, columnForKey: columnForKey)
+        // The plan matches keys by their byte (see `RowDecodingState`).
+        let usesPlan = usesDefaultKeys && ColumnLookup.bitsSize(of: Key.self) == 1
+        return RowDecodingState(row: row, codingPath: codingPath, columnForKey: columnForKey, usesPlan: usesPlan)
     }
 
     private var state: RowDecodingState { unmanagedState.takeUnretainedValue() }
@@ -359,11 +420,46 @@ struct RowKeyedDecodingContainer<Record: FetchableRecord, Key: CodingKey>: Keyed
         return state.columnForKey[key.stringValue] ?? key.stringValue
     }
 
+    /// The statement and column of the key, when the key plan knows them
+    /// (see ``RowDecodingState``): the fast path of every lookup.
+    @inlinable
+    @inline(__always)
+    func plannedColumn(forKey key: Key) -> (SQLiteStatement, CInt)? {
+        // Unretained: the state is alive (see `unmanagedState`).
+        unmanagedState._withUnsafeGuaranteedRef { state in
+            let position = state.planPosition
+            // A plan exists only for one-byte keys, and while the row lives.
+            guard position < state.planCount else { return nil }
+            let planned = state.plan[position]
+            // Unsafe: the key's byte, only compared (keys are one byte
+            // when there is a plan).
+            guard planned.key == unsafeBitCast(key, to: UInt8.self), planned.column >= 0 else { return nil }
+            state.planPosition = position &+ 1
+            // Unsafe: a plan exists only with a statement.
+            return (state.sqliteStatement.unsafelyUnwrapped, planned.column)
+        }
+    }
+
     /// The index of the key's column in `row`, or nil.
     @inlinable
     @inline(__always)
     func columnIndex(forKey key: Key, in row: Row) -> Int? {
-        usesDefaultKeys ? row.index(forCodingKey: key) : row.index(forColumn: columnName(forKey: key))
+        if let (_, column) = plannedColumn(forKey: key) { return Int(column) &- row.offset }
+        return lookUpColumnIndex(forKey: key, in: row)
+    }
+
+    /// The index of the key's column in `row`, or nil, by name; remembered
+    /// in the key plan.
+    @usableFromInline
+    @inline(never)
+    func lookUpColumnIndex(forKey key: Key, in row: Row) -> Int? {
+        guard usesDefaultKeys else { return row.index(forColumn: columnName(forKey: key)) }
+        let index = row.index(forCodingKey: key)
+        if ColumnLookup.bitsSize(of: Key.self) == 1 {
+            // Unsafe: the key's byte (its size is checked), only compared.
+            state.plan(key: unsafeBitCast(key, to: UInt8.self), index: index)
+        }
+        return index
     }
 
     @usableFromInline
@@ -394,17 +490,20 @@ struct RowKeyedDecodingContainer<Record: FetchableRecord, Key: CodingKey>: Keyed
 
     // MARK: Columns with the fast path
 
+    // The fast paths below read the planned column. Every other case
+    // (the first record, a key out of plan, an error) calls an outlined
+    // function in tail position, so that the witnesses keep a small frame.
+
     @inlinable
     @inline(__always)
     func decodeColumn<T: DatabaseValueConvertible & StatementColumnConvertible>(_ type: T.Type, forKey key: Key) throws
         -> T
     {
-        try withRow { row in
-            guard let index = columnIndex(forKey: key, in: row) else {
-                throw RowDecodingError.columnNotFound(columnName(forKey: key), type: T.self, row: row)
-            }
-            return try row.fastDecode(T.self, atUncheckedIndex: index)
+        if let (sqliteStatement, column) = plannedColumn(forKey: key) {
+            if let value = T.fromStatement(sqliteStatement, atUncheckedIndex: column) { return value }
+            return try plannedValueMismatch(T.self, column: column)
         }
+        return try decodeColumnSlowly(T.self, forKey: key)
     }
 
     @inlinable
@@ -412,9 +511,45 @@ struct RowKeyedDecodingContainer<Record: FetchableRecord, Key: CodingKey>: Keyed
     func decodeColumnIfPresent<T: DatabaseValueConvertible & StatementColumnConvertible>(
         _ type: T.Type, forKey key: Key
     ) throws -> T? {
+        if let (sqliteStatement, column) = plannedColumn(forKey: key) {
+            if let value = Optional<T>.fromStatement(sqliteStatement, atUncheckedIndex: column) { return value }
+            return try plannedValueMismatch(T?.self, column: column)
+        }
+        return try decodeColumnIfPresentSlowly(T.self, forKey: key)
+    }
+
+    @usableFromInline
+    @inline(never)
+    func decodeColumnSlowly<T: DatabaseValueConvertible & StatementColumnConvertible>(
+        _ type: T.Type, forKey key: Key
+    ) throws -> T {
         try withRow { row in
-            guard let index = columnIndex(forKey: key, in: row) else { return nil }
+            guard let index = lookUpColumnIndex(forKey: key, in: row) else {
+                throw RowDecodingError.columnNotFound(columnName(forKey: key), type: T.self, row: row)
+            }
+            return try row.fastDecode(T.self, atUncheckedIndex: index)
+        }
+    }
+
+    @usableFromInline
+    @inline(never)
+    func decodeColumnIfPresentSlowly<T: DatabaseValueConvertible & StatementColumnConvertible>(
+        _ type: T.Type, forKey key: Key
+    ) throws -> T? {
+        try withRow { row in
+            guard let index = lookUpColumnIndex(forKey: key, in: row) else { return nil }
             return try row.fastDecode(Optional<T>.self, atUncheckedIndex: index)
+        }
+    }
+
+    /// The error of a planned column whose value can't convert.
+    @usableFromInline
+    @inline(never)
+    func plannedValueMismatch<T: DatabaseValueConvertible & StatementColumnConvertible>(
+        _ type: T.Type, column: CInt
+    ) throws -> T {
+        try withRow { row in
+            try row.fastDecode(T.self, atUncheckedIndex: Int(column) - row.offset)
         }
     }
 
@@ -518,6 +653,9 @@ struct RowKeyedDecodingContainer<Record: FetchableRecord, Key: CodingKey>: Keyed
 
     @usableFromInline
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+        if T.self == Date.self, let (sqliteStatement, column) = plannedColumn(forKey: key) {
+            return try decodePlannedDate(T.self, sqliteStatement: sqliteStatement, column: column)
+        }
         if let index = columnIndex(forKey: key, in: row) {
             return try RecordValueDecoding<Record>.decode(
                 T.self, row: row, columnIndex: index, codingPath: codingPath + [key])
@@ -542,6 +680,10 @@ struct RowKeyedDecodingContainer<Record: FetchableRecord, Key: CodingKey>: Keyed
 
     @usableFromInline
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+        if T.self == Date.self, let (sqliteStatement, column) = plannedColumn(forKey: key) {
+            if sqlite3_column_type(sqliteStatement, column) == SQLITE_NULL { return nil }
+            return try decodePlannedDate(T.self, sqliteStatement: sqliteStatement, column: column)
+        }
         if let index = columnIndex(forKey: key, in: row) {
             if row.hasNull(atUncheckedIndex: index) { return nil }
             return try RecordValueDecoding<Record>.decode(
@@ -556,6 +698,28 @@ struct RowKeyedDecodingContainer<Record: FetchableRecord, Key: CodingKey>: Keyed
             return try T(from: PrefetchedRowsDecoder<Record>(rows: rows, codingPath: codingPath + [key]))
         }
         return nil
+    }
+
+    /// A date (`T` is `Date`) in a planned column: read from the column's
+    /// bytes with the default strategy, as `RecordValueDecoding` does,
+    /// without its generic steps.
+    @usableFromInline
+    func decodePlannedDate<T: Decodable>(
+        _ type: T.Type, sqliteStatement: SQLiteStatement, column: CInt
+    ) throws -> T {
+        try withRow { row in
+            let index = Int(column) &- row.offset
+            let strategy = Record.databaseDateDecodingStrategy(for: row.columnName(atUncheckedIndex: index))
+            if case .deferredToDate = strategy,
+                let date = Date.fromStatement(sqliteStatement, atUncheckedIndex: column)
+            {
+                // Unsafe: T is Date (a cast with `as!` is a runtime call).
+                return unsafeBitCast(date, to: T.self)
+            }
+            let date = try RecordValueDecoding<Record>.decodeDate(strategy, row: row, columnIndex: index)
+            // Unsafe: T is Date.
+            return unsafeBitCast(date, to: T.self)
+        }
     }
 
     @usableFromInline
@@ -653,19 +817,8 @@ enum RecordValueDecoding<Record: FetchableRecord> {
     {
         if T.self == Date.self {
             let strategy = Record.databaseDateDecodingStrategy(for: row.columnName(atUncheckedIndex: index))
-            if case .deferredToDate = strategy {
-                // The default: read from the column's bytes, as a `Date`
-                // property of `init(row:)` reads, without the `String` of
-                // a `DatabaseValue`. Same result as `Date.fromDatabaseValue`.
-                // Unsafe: T is Date (a cast with `as!` is a runtime call).
-                return unsafeBitCast(try row.fastDecode(Date.self, atUncheckedIndex: index), to: T.self)
-            }
-            let dbValue = row.databaseValue(atUncheckedIndex: index)
-            guard let date = strategy.decode(dbValue) else {
-                throw RowDecodingError.valueMismatch(Date.self, row: row, columnIndex: index, databaseValue: dbValue)
-            }
-            // Unsafe: T is Date.
-            return unsafeBitCast(date, to: T.self)
+            // Unsafe: T is Date (a cast with `as!` is a runtime call).
+            return unsafeBitCast(try decodeDate(strategy, row: row, columnIndex: index), to: T.self)
         }
         if T.self == Data.self {
             let dbValue = row.databaseValue(atUncheckedIndex: index)
@@ -689,6 +842,21 @@ enum RecordValueDecoding<Record: FetchableRecord> {
         } catch is JSONRequired {
             return try decodeJSON(T.self, row: row, columnIndex: index)
         }
+    }
+
+    /// Decodes a date with the strategy of its column.
+    static func decodeDate(_ strategy: DatabaseDateDecodingStrategy, row: Row, columnIndex index: Int) throws -> Date {
+        if case .deferredToDate = strategy {
+            // The default: read from the column's bytes, as a `Date`
+            // property of `init(row:)` reads, without the `String` of a
+            // `DatabaseValue`. Same result as `Date.fromDatabaseValue`.
+            return try row.fastDecode(Date.self, atUncheckedIndex: index)
+        }
+        let dbValue = row.databaseValue(atUncheckedIndex: index)
+        guard let date = strategy.decode(dbValue) else {
+            throw RowDecodingError.valueMismatch(Date.self, row: row, columnIndex: index, databaseValue: dbValue)
+        }
+        return date
     }
 
     private static func decodeFast<V: DatabaseValueConvertible & StatementColumnConvertible>(

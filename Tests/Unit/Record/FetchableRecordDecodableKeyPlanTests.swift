@@ -1,0 +1,200 @@
+import Foundation
+import GRDBLite
+import Synchronization
+import Testing
+
+// The key plan of `Decodable` records: on the rows of a cursor after the
+// first, each one-byte coding key finds the column that the same position
+// of the previous record found. These tests decode several rows, so that
+// the plan is used, and change what the rows decode, so that it misses.
+
+private struct Author: Decodable, FetchableRecord, TableRecord, Equatable {
+    static let databaseTableName = "author"
+    var id: Int64
+    var name: String
+}
+
+private struct Book: Decodable, FetchableRecord, TableRecord, Equatable {
+    static let databaseTableName = "book"
+    static let author = belongsTo(Author.self)
+    var id: Int64
+    var title: String
+    var authorId: Int64
+}
+
+private struct BookInfo: Decodable, FetchableRecord, Equatable {
+    var book: Book
+    var author: Author
+}
+
+/// Counts how often its date strategy is asked.
+private struct Event: Decodable, FetchableRecord, Equatable {
+    static let strategyCalls = Mutex<[String]>([])
+    static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy {
+        strategyCalls.withLock { $0.append(column) }
+        return column == "ms" ? .millisecondsSince1970 : .deferredToDate
+    }
+    var ms: Date
+    var text: Date
+    var end: Date?
+}
+
+/// A coding key of eight bytes: matched by name, without a plan.
+private struct WideKey: CodingKey {
+    static let names = ["a", "b"]
+    var intValue: Int?
+    var stringValue: String { Self.names[intValue!] }
+    init(_ index: Int) { intValue = index }
+    init?(stringValue: String) { intValue = Self.names.firstIndex(of: stringValue) }
+    init?(intValue: Int) { self.intValue = intValue }
+}
+
+private struct Pair: Decodable, FetchableRecord, Equatable {
+    var a: Int
+    var b: String
+    init(a: Int, b: String) { (self.a, self.b) = (a, b) }
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WideKey.self)
+        b = try container.decode(String.self, forKey: WideKey(1))
+        a = try container.decode(Int.self, forKey: WideKey(0))
+    }
+}
+
+@Suite struct FetchableRecordDecodableKeyPlanTests {
+    /// Joined records read the columns of their scope: a slice of the
+    /// statement's columns, which does not start at the first one.
+    @Test func scopedRecordsReadTheirOwnColumns() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db throws in
+            try db.execute(sql: """
+                CREATE TABLE author(id INTEGER PRIMARY KEY, name TEXT NOT NULL);
+                CREATE TABLE book(id INTEGER PRIMARY KEY, title TEXT NOT NULL, authorId INTEGER REFERENCES author);
+                INSERT INTO author VALUES (1, 'Ann'), (2, 'Bob');
+                INSERT INTO book VALUES (10, 'One', 2), (11, 'Two', 1), (12, 'Three', 2);
+                """)
+            let infos = try Book.including(required: Book.author).order(Column("id")).asRequest(of: BookInfo.self)
+                .fetchAll(db)
+            #expect(infos == [
+                BookInfo(book: Book(id: 10, title: "One", authorId: 2), author: Author(id: 2, name: "Bob")),
+                BookInfo(book: Book(id: 11, title: "Two", authorId: 1), author: Author(id: 1, name: "Ann")),
+                BookInfo(book: Book(id: 12, title: "Three", authorId: 2), author: Author(id: 2, name: "Bob")),
+            ])
+        }
+    }
+
+    /// A planned column whose value doesn't convert throws the error of
+    /// the first record, naming the column.
+    @Test func errorsOfLaterRowsNameTheirColumn() throws {
+        struct Item: Decodable, FetchableRecord, Equatable {
+            var id: Int
+            var name: String
+        }
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { db throws in
+            for bad in ["NULL", "CAST(x'FF' AS TEXT)"] {
+                let cursor = try Item.fetchCursor(db, sql: """
+                    SELECT 1 AS id, 'a' AS name UNION ALL SELECT 2, 'b' UNION ALL SELECT 3, \(bad)
+                    """)
+                #expect(try cursor.next() == Item(id: 1, name: "a"))
+                #expect(try cursor.next() == Item(id: 2, name: "b"))
+                let error = try #require(throws: RowDecodingError.self) { try cursor.next() }
+                #expect(error.kind == .valueMismatch)
+                #expect(error.key == "name")
+                #expect(error.typeName == "String")
+            }
+        }
+    }
+
+    /// The date strategy is asked for each decoded date, as GRDB asks it,
+    /// and each column keeps its own strategy.
+    @Test func datesFollowTheStrategyOfTheirColumnOnEveryRow() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { db throws in
+            Event.strategyCalls.withLock { $0 = [] }
+            let events = try Event.fetchAll(db, sql: """
+                SELECT 1500 AS ms, '1970-01-01 00:00:02' AS text, NULL AS "end"
+                UNION ALL SELECT 2500, '1970-01-01 00:00:03', '1970-01-01 00:00:04'
+                UNION ALL SELECT 3500, '1970-01-01 00:00:05', NULL
+                """)
+            #expect(events == [
+                Event(ms: Date(timeIntervalSince1970: 1.5), text: Date(timeIntervalSince1970: 2), end: nil),
+                Event(
+                    ms: Date(timeIntervalSince1970: 2.5), text: Date(timeIntervalSince1970: 3),
+                    end: Date(timeIntervalSince1970: 4)),
+                Event(ms: Date(timeIntervalSince1970: 3.5), text: Date(timeIntervalSince1970: 5), end: nil),
+            ])
+            #expect(Event.strategyCalls.withLock { $0 } == ["ms", "text", "ms", "text", "end", "ms", "text"])
+        }
+    }
+
+    /// Keys that change from one row to the next (optional keys decoded on
+    /// some rows only, `decodeNil` first, missing columns) are looked up by
+    /// name, and the plan learns the new order.
+    @Test func keysThatChangeFromRowToRowAreLookedUpByName() throws {
+        struct Reading: Decodable, FetchableRecord, Equatable {
+            var kind: String
+            var value: Double?
+            var unit: String?
+            var missing: Int?
+            enum CodingKeys: String, CodingKey { case kind, value, unit, missing }
+            init(kind: String, value: Double?, unit: String?) {
+                (self.kind, self.value, self.unit, self.missing) = (kind, value, unit, nil)
+            }
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                kind = try container.decode(String.self, forKey: .kind)
+                if kind == "pair" {
+                    unit = try container.decodeIfPresent(String.self, forKey: .unit)
+                    value = try container.decodeNil(forKey: .value)
+                        ? nil : container.decode(Double.self, forKey: .value)
+                } else {
+                    value = try container.decodeIfPresent(Double.self, forKey: .value)
+                    unit = nil
+                }
+                missing = try container.decodeIfPresent(Int.self, forKey: .missing)
+            }
+        }
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { db throws in
+            let readings = try Reading.fetchAll(db, sql: """
+                SELECT 'one' AS kind, 1.5 AS value, 'm' AS unit
+                UNION ALL SELECT 'pair', 2.5, 's'
+                UNION ALL SELECT 'pair', NULL, NULL
+                UNION ALL SELECT 'one', NULL, 'x'
+                UNION ALL SELECT 'one', 3, 'y'
+                """)
+            #expect(readings == [
+                Reading(kind: "one", value: 1.5, unit: nil),
+                Reading(kind: "pair", value: 2.5, unit: "s"),
+                Reading(kind: "pair", value: nil, unit: nil),
+                Reading(kind: "one", value: nil, unit: nil),
+                Reading(kind: "one", value: 3, unit: nil),
+            ])
+        }
+    }
+
+    /// Each cursor has its own plan: a second query of the same record
+    /// type with its columns in another order reads the right columns.
+    @Test func eachCursorPlansItsOwnColumns() throws {
+        struct Point: Decodable, FetchableRecord, Equatable {
+            var x: Int
+            var y: Int
+        }
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { db throws in
+            let first = try Point.fetchAll(db, sql: "SELECT 1 AS x, 2 AS y UNION ALL SELECT 3, 4")
+            let second = try Point.fetchAll(db, sql: "SELECT 5 AS y, 6 AS x UNION ALL SELECT 7, 8")
+            #expect(first == [Point(x: 1, y: 2), Point(x: 3, y: 4)])
+            #expect(second == [Point(x: 6, y: 5), Point(x: 8, y: 7)])
+        }
+    }
+
+    /// Keys wider than a byte are matched by name on every row.
+    @Test func widerKeysAreMatchedByName() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { db throws in
+            let pairs = try Pair.fetchAll(db, sql: "SELECT 'x' AS b, 1 AS a UNION ALL SELECT 'y', 2")
+            #expect(pairs == [Pair(a: 1, b: "x"), Pair(a: 2, b: "y")])
+        }
+    }
+}
