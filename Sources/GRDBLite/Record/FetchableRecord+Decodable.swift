@@ -292,6 +292,20 @@ final class RowDecodingState {
         planCount = 0
     }
 
+    /// The error of a planned column whose value can't convert: the
+    /// error that decoding it from the row throws.
+    @usableFromInline
+    @inline(never)
+    func valueMismatch<T: DatabaseValueConvertible & StatementColumnConvertible>(
+        _ type: T.Type, column: CInt
+    ) throws -> T {
+        guard let unmanagedRow else { Self.rowIsGone() }
+        // Unretained: the row is alive while `unmanagedRow` is not nil.
+        return try unmanagedRow._withUnsafeGuaranteedRef { row in
+            try row.fastDecode(T.self, atUncheckedIndex: Int(column) &- offset)
+        }
+    }
+
     /// Remembers the lookup of the key at the current position, after a
     /// miss of the fast path.
     @usableFromInline
@@ -501,7 +515,8 @@ struct RowKeyedDecodingContainer<Record: FetchableRecord, Key: CodingKey>: Keyed
     {
         if let (sqliteStatement, column) = plannedColumn(forKey: key) {
             if let value = T.fromStatement(sqliteStatement, atUncheckedIndex: column) { return value }
-            return try plannedValueMismatch(T.self, column: column)
+            // Unretained: the state is alive (see `unmanagedState`).
+            return try unmanagedState._withUnsafeGuaranteedRef { try $0.valueMismatch(T.self, column: column) }
         }
         return try decodeColumnSlowly(T.self, forKey: key)
     }
@@ -513,7 +528,8 @@ struct RowKeyedDecodingContainer<Record: FetchableRecord, Key: CodingKey>: Keyed
     ) throws -> T? {
         if let (sqliteStatement, column) = plannedColumn(forKey: key) {
             if let value = Optional<T>.fromStatement(sqliteStatement, atUncheckedIndex: column) { return value }
-            return try plannedValueMismatch(T?.self, column: column)
+            // Unretained: the state is alive (see `unmanagedState`).
+            return try unmanagedState._withUnsafeGuaranteedRef { try $0.valueMismatch(T?.self, column: column) }
         }
         return try decodeColumnIfPresentSlowly(T.self, forKey: key)
     }
@@ -542,16 +558,6 @@ struct RowKeyedDecodingContainer<Record: FetchableRecord, Key: CodingKey>: Keyed
         }
     }
 
-    /// The error of a planned column whose value can't convert.
-    @usableFromInline
-    @inline(never)
-    func plannedValueMismatch<T: DatabaseValueConvertible & StatementColumnConvertible>(
-        _ type: T.Type, column: CInt
-    ) throws -> T {
-        try withRow { row in
-            try row.fastDecode(T.self, atUncheckedIndex: Int(column) - row.offset)
-        }
-    }
 
     // Each method inlines the fast path into its witness, which the standard
     // library's box calls for every value: no call chain. Int64's methods
@@ -651,11 +657,23 @@ struct RowKeyedDecodingContainer<Record: FetchableRecord, Key: CodingKey>: Keyed
 
     // MARK: Any Decodable
 
-    @usableFromInline
+    // Dates of a planned column take the fast path, inlined in the
+    // witnesses; other values, and the first record, an outlined function.
+
+    @inlinable
+    @inline(__always)
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         if T.self == Date.self, let (sqliteStatement, column) = plannedColumn(forKey: key) {
-            return try decodePlannedDate(T.self, sqliteStatement: sqliteStatement, column: column)
+            let date = try decodePlannedDate(sqliteStatement: sqliteStatement, column: column)
+            // Unsafe: T is Date (a cast with `as!` is a runtime call).
+            return unsafeBitCast(date, to: T.self)
         }
+        return try decodeSlowly(T.self, forKey: key)
+    }
+
+    @usableFromInline
+    @inline(never)
+    func decodeSlowly<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         if let index = columnIndex(forKey: key, in: row) {
             return try RecordValueDecoding<Record>.decode(
                 T.self, row: row, columnIndex: index, codingPath: codingPath + [key])
@@ -678,12 +696,21 @@ struct RowKeyedDecodingContainer<Record: FetchableRecord, Key: CodingKey>: Keyed
         return try RecordValueDecoding<Record>.decodeRecord(T.self, from: row, codingPath: codingPath + [key])
     }
 
-    @usableFromInline
+    @inlinable
+    @inline(__always)
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         if T.self == Date.self, let (sqliteStatement, column) = plannedColumn(forKey: key) {
             if sqlite3_column_type(sqliteStatement, column) == SQLITE_NULL { return nil }
-            return try decodePlannedDate(T.self, sqliteStatement: sqliteStatement, column: column)
+            let date = try decodePlannedDate(sqliteStatement: sqliteStatement, column: column)
+            // Unsafe: T is Date.
+            return unsafeBitCast(date, to: T.self)
         }
+        return try decodeIfPresentSlowly(T.self, forKey: key)
+    }
+
+    @usableFromInline
+    @inline(never)
+    func decodeIfPresentSlowly<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         if let index = columnIndex(forKey: key, in: row) {
             if row.hasNull(atUncheckedIndex: index) { return nil }
             return try RecordValueDecoding<Record>.decode(
@@ -700,25 +727,20 @@ struct RowKeyedDecodingContainer<Record: FetchableRecord, Key: CodingKey>: Keyed
         return nil
     }
 
-    /// A date (`T` is `Date`) in a planned column: read from the column's
-    /// bytes with the default strategy, as `RecordValueDecoding` does,
-    /// without its generic steps.
+    /// The date in a planned column: read from the column's bytes with the
+    /// default strategy, as `RecordValueDecoding` does, without its
+    /// generic steps.
     @usableFromInline
-    func decodePlannedDate<T: Decodable>(
-        _ type: T.Type, sqliteStatement: SQLiteStatement, column: CInt
-    ) throws -> T {
+    func decodePlannedDate(sqliteStatement: SQLiteStatement, column: CInt) throws -> Date {
         try withRow { row in
             let index = Int(column) &- row.offset
             let strategy = Record.databaseDateDecodingStrategy(for: row.columnName(atUncheckedIndex: index))
             if case .deferredToDate = strategy,
                 let date = Date.fromStatement(sqliteStatement, atUncheckedIndex: column)
             {
-                // Unsafe: T is Date (a cast with `as!` is a runtime call).
-                return unsafeBitCast(date, to: T.self)
+                return date
             }
-            let date = try RecordValueDecoding<Record>.decodeDate(strategy, row: row, columnIndex: index)
-            // Unsafe: T is Date.
-            return unsafeBitCast(date, to: T.self)
+            return try RecordValueDecoding<Record>.decodeDate(strategy, row: row, columnIndex: index)
         }
     }
 
