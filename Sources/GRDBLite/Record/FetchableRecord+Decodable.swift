@@ -58,20 +58,25 @@ public class FetchableRecordDecoder {
 @usableFromInline
 struct RowDecoder<Record: FetchableRecord>: Decoder {
     @usableFromInline let row: Row
-    @usableFromInline let codingPath: [any CodingKey]
+    /// The coding path of a nested decoder; nil for the decoder of a
+    /// record, which then holds no array to retain and release.
+    @usableFromInline let nestedCodingPath: [any CodingKey]?
 
     @inlinable
     init(row: Row, codingPath: [any CodingKey]) {
         self.row = row
-        self.codingPath = codingPath
+        self.nestedCodingPath = codingPath.isEmpty ? nil : codingPath
     }
+
+    @usableFromInline
+    var codingPath: [any CodingKey] { nestedCodingPath ?? [] }
 
     @usableFromInline
     var userInfo: [CodingUserInfoKey: Any] { Record.databaseDecodingUserInfo }
 
     @inlinable
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        guard codingPath.isEmpty else {
+        guard nestedCodingPath == nil else {
             return nestedContainer(keyedBy: type)
         }
         // Rows of a cursor are the same object for every record: reuse the
@@ -239,7 +244,9 @@ final class RowDecodingState {
     // column with one compare of the key's byte. Only for one-byte keys
     // (the synthesized `CodingKeys`) named as their column, in a row of a
     // statement. A key that differs takes the slow path, which looks the
-    // column up by name and remembers it at this position.
+    // column up by name and remembers it at this position. The first
+    // record remembers nothing: a single record (`fetchOne`) allocates no
+    // plan.
 
     /// The row's statement, if the plan is used.
     @usableFromInline let sqliteStatement: SQLiteStatement?
@@ -253,8 +260,12 @@ final class RowDecodingState {
     /// Unchecked exclusivity: see `unmanagedRow`.
     @usableFromInline @exclusivity(unchecked) var planCount = 0
     let planCapacity: Int
-    // Owned: allocated in init, freed in deinit.
-    @usableFromInline let plan: UnsafeMutablePointer<PlannedColumn>
+    /// Whether no record but the first has started.
+    /// Unchecked exclusivity: see `unmanagedRow`.
+    @usableFromInline @exclusivity(unchecked) var isFirstRecord = true
+    // Owned: allocated by the second record, freed in deinit.
+    // Unchecked exclusivity: see `unmanagedRow`.
+    @usableFromInline @exclusivity(unchecked) var plan: UnsafeMutablePointer<PlannedColumn>?
 
     /// A remembered lookup: the key's byte, and its column in the
     /// statement (-1 if missing).
@@ -272,11 +283,10 @@ final class RowDecodingState {
         self.sqliteStatement = usesPlan ? row.sqliteStatement : nil
         self.offset = row.offset
         self.planCapacity = sqliteStatement == nil ? 0 : 2 * row.count + 8
-        self.plan = .allocate(capacity: planCapacity)
     }
 
     deinit {
-        plan.deallocate()
+        plan?.deallocate()
     }
 
     /// Forgets what the previous record of a cached container decoded.
@@ -284,6 +294,7 @@ final class RowDecodingState {
     @inline(__always)
     func startRecord() {
         planPosition = 0
+        isFirstRecord = false
         if _slowPath(decodedRootKey != nil) { decodedRootKey = nil }
     }
 
@@ -310,7 +321,12 @@ final class RowDecodingState {
     /// miss of the fast path.
     @usableFromInline
     func plan(key: UInt8, index: Int?) {
-        guard sqliteStatement != nil else { return }
+        guard sqliteStatement != nil, !isFirstRecord else { return }
+        let plan = self.plan ?? {
+            let plan = UnsafeMutablePointer<PlannedColumn>.allocate(capacity: planCapacity)
+            self.plan = plan
+            return plan
+        }()
         let position = planPosition
         let entry = PlannedColumn(key: key, column: index.map { CInt(truncatingIfNeeded: offset &+ $0) } ?? -1)
         if position < planCount {
@@ -444,7 +460,8 @@ struct RowKeyedDecodingContainer<Record: FetchableRecord, Key: CodingKey>: Keyed
             let position = state.planPosition
             // A plan exists only for one-byte keys, and while the row lives.
             guard position < state.planCount else { return nil }
-            let planned = state.plan[position]
+            // Unsafe: there is a plan below `planCount`.
+            let planned = state.plan.unsafelyUnwrapped[position]
             // Unsafe: the key's byte, only compared (keys are one byte
             // when there is a plan).
             guard planned.key == unsafeBitCast(key, to: UInt8.self), planned.column >= 0 else { return nil }
