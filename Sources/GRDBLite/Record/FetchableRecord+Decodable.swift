@@ -532,8 +532,9 @@ struct RowKeyedDecodingContainer<Record: FetchableRecord, Key: CodingKey>: Keyed
     {
         if let (sqliteStatement, column) = plannedColumn(forKey: key) {
             if let value = T.fromStatement(sqliteStatement, atUncheckedIndex: column) { return value }
-            // Unretained: the state is alive (see `unmanagedState`).
-            return try unmanagedState._withUnsafeGuaranteedRef { try $0.valueMismatch(T.self, column: column) }
+            // Unretained: the state is alive (see `unmanagedState`); a
+            // retain on the error path keeps generic context out of it.
+            return try unmanagedState.takeUnretainedValue().valueMismatch(T.self, column: column)
         }
         return try decodeColumnSlowly(T.self, forKey: key)
     }
@@ -545,8 +546,9 @@ struct RowKeyedDecodingContainer<Record: FetchableRecord, Key: CodingKey>: Keyed
     ) throws -> T? {
         if let (sqliteStatement, column) = plannedColumn(forKey: key) {
             if let value = Optional<T>.fromStatement(sqliteStatement, atUncheckedIndex: column) { return value }
-            // Unretained: the state is alive (see `unmanagedState`).
-            return try unmanagedState._withUnsafeGuaranteedRef { try $0.valueMismatch(T?.self, column: column) }
+            // Unretained: the state is alive (see `unmanagedState`); a
+            // retain on the error path keeps generic context out of it.
+            return try unmanagedState.takeUnretainedValue().valueMismatch(T?.self, column: column)
         }
         return try decodeColumnIfPresentSlowly(T.self, forKey: key)
     }
