@@ -250,6 +250,8 @@ final class RowDecodingState {
 
     /// The row's statement, if the plan is used.
     @usableFromInline let sqliteStatement: SQLiteStatement?
+    /// The statement's column names, if the plan is used.
+    @usableFromInline let statementColumnNames: [String]
     /// The row's first column in its statement.
     @usableFromInline let offset: Int
     /// The position of the next key lookup in the current record.
@@ -281,6 +283,7 @@ final class RowDecodingState {
         self.codingPath = codingPath
         self.columnForKey = columnForKey
         self.sqliteStatement = usesPlan ? row.sqliteStatement : nil
+        self.statementColumnNames = sqliteStatement == nil ? [] : row.statement?.columnNames ?? []
         self.offset = row.offset
         self.planCapacity = sqliteStatement == nil ? 0 : 2 * row.count + 8
     }
@@ -751,15 +754,15 @@ struct RowKeyedDecodingContainer<Record: FetchableRecord, Key: CodingKey>: Keyed
     /// generic steps.
     @usableFromInline
     func decodePlannedDate(sqliteStatement: SQLiteStatement, column: CInt) throws -> Date {
-        try withRow { row in
-            let index = Int(column) &- row.offset
-            let strategy = Record.databaseDateDecodingStrategy(for: row.columnName(atUncheckedIndex: index))
-            if case .deferredToDate = strategy,
-                let date = Date.fromStatement(sqliteStatement, atUncheckedIndex: column)
-            {
-                return date
-            }
-            return try RecordValueDecoding<Record>.decodeDate(strategy, row: row, columnIndex: index)
+        // Unretained: the state is alive (see `unmanagedState`).
+        let strategy = unmanagedState._withUnsafeGuaranteedRef {
+            Record.databaseDateDecodingStrategy(for: $0.statementColumnNames[Int(column)])
+        }
+        if case .deferredToDate = strategy, let date = Date.fromStatement(sqliteStatement, atUncheckedIndex: column) {
+            return date
+        }
+        return try withRow { row in
+            try RecordValueDecoding<Record>.decodeDate(strategy, row: row, columnIndex: Int(column) &- row.offset)
         }
     }
 
