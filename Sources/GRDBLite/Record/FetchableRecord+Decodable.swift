@@ -13,8 +13,9 @@ import Foundation
 // JSON text of their column.
 //
 // Performance: the keyed container is built once per cursor and reused for
-// every row, and coding keys find their column through the row's lookup
-// cache, so decoding a record allocates nothing beyond the record itself.
+// every row, and coding keys find their column through its key plan (the
+// column of the n-th key of the previous record, see `RowDecodingState`),
+// so decoding a record allocates nothing beyond the record itself.
 //
 // Lifetimes: `init(from:)` may keep the decoder or a container beyond its
 // return. Decoders, single value, unkeyed and nested containers own their
@@ -251,9 +252,9 @@ final class RowDecodingState {
     /// The row's statement, if the plan is used.
     @usableFromInline let sqliteStatement: SQLiteStatement?
     /// The statement's column names, if the plan is used.
-    @usableFromInline let statementColumnNames: [String]
+    let statementColumnNames: [String]
     /// The row's first column in its statement.
-    @usableFromInline let offset: Int
+    let offset: Int
     /// The position of the next key lookup in the current record.
     /// Unchecked exclusivity: see `unmanagedRow`.
     @usableFromInline @exclusivity(unchecked) var planPosition = 0
@@ -262,7 +263,8 @@ final class RowDecodingState {
     /// Unchecked exclusivity: see `unmanagedRow`.
     @usableFromInline @exclusivity(unchecked) var planCount = 0
     let planCapacity: Int
-    /// Whether no record but the first has started.
+    /// Whether `startRecord()` was never called: the first record is
+    /// being decoded.
     /// Unchecked exclusivity: see `unmanagedRow`.
     @usableFromInline @exclusivity(unchecked) var isFirstRecord = true
     // Owned: allocated by the second record, freed in deinit.
@@ -285,6 +287,9 @@ final class RowDecodingState {
         self.sqliteStatement = usesPlan ? row.sqliteStatement : nil
         self.statementColumnNames = sqliteStatement == nil ? [] : row.statement?.columnNames ?? []
         self.offset = row.offset
+        // Records may look up more keys than columns (`decodeNil` before
+        // `decode`, keys of scopes and missing columns): lookups beyond the
+        // capacity are never planned, only slower.
         self.planCapacity = sqliteStatement == nil ? 0 : 2 * row.count + 8
     }
 
@@ -323,7 +328,7 @@ final class RowDecodingState {
     /// Remembers the lookup of the key at the current position, after a
     /// miss of the fast path.
     @usableFromInline
-    func plan(key: UInt8, index: Int?) {
+    func remember(key: UInt8, index: Int?) {
         guard sqliteStatement != nil, !isFirstRecord else { return }
         let plan = self.plan ?? {
             let plan = UnsafeMutablePointer<PlannedColumn>.allocate(capacity: planCapacity)
@@ -491,7 +496,7 @@ struct RowKeyedDecodingContainer<Record: FetchableRecord, Key: CodingKey>: Keyed
         let index = row.index(forCodingKey: key)
         if ColumnLookup.bitsSize(of: Key.self) == 1 {
             // Unsafe: the key's byte (its size is checked), only compared.
-            state.plan(key: unsafeBitCast(key, to: UInt8.self), index: index)
+            state.remember(key: unsafeBitCast(key, to: UInt8.self), index: index)
         }
         return index
     }
@@ -579,7 +584,6 @@ struct RowKeyedDecodingContainer<Record: FetchableRecord, Key: CodingKey>: Keyed
             return try row.fastDecode(Optional<T>.self, atUncheckedIndex: index)
         }
     }
-
 
     // Each method inlines the fast path into its witness, which the standard
     // library's box calls for every value: no call chain. Int64's methods
@@ -749,9 +753,10 @@ struct RowKeyedDecodingContainer<Record: FetchableRecord, Key: CodingKey>: Keyed
         return nil
     }
 
-    /// The date in a planned column: read from the column's bytes with the
-    /// default strategy, as `RecordValueDecoding` does, without its
-    /// generic steps.
+    /// The date in a planned column, with the record's strategy for that
+    /// column: the default strategy reads the column's bytes, as
+    /// `RecordValueDecoding` does, without its generic steps. The row is
+    /// alive: the plan has just found the column (see `forgetRow()`).
     @usableFromInline
     func decodePlannedDate(sqliteStatement: SQLiteStatement, column: CInt) throws -> Date {
         // Unretained: the state is alive (see `unmanagedState`).

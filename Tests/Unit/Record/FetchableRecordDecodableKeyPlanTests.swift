@@ -61,8 +61,25 @@ private struct Pair: Decodable, FetchableRecord, Equatable {
 }
 
 @Suite struct FetchableRecordDecodableKeyPlanTests {
-    /// Joined records read the columns of their scope: a slice of the
-    /// statement's columns, which does not start at the first one.
+    /// Rows sliced by an adapter start at another column of the statement:
+    /// their planned columns are the slice's, on every row.
+    @Test func rowsSlicedByAnAdapterReadTheirOwnColumns() throws {
+        struct Point: Decodable, FetchableRecord, Equatable {
+            var x: Int
+            var y: Int
+        }
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { db throws in
+            let sql = "SELECT 1 AS x, 2 AS y, 3 AS x, 4 AS y UNION ALL SELECT 5, 6, 7, 8 UNION ALL SELECT 9, 10, 11, 12"
+            let suffix = try Point.fetchAll(db, sql: sql, adapter: SuffixRowAdapter(fromIndex: 2))
+            #expect(suffix == [Point(x: 3, y: 4), Point(x: 7, y: 8), Point(x: 11, y: 12)])
+            let range = try Point.fetchAll(db, sql: sql, adapter: RangeRowAdapter(1..<3))
+            #expect(range == [Point(x: 3, y: 2), Point(x: 7, y: 6), Point(x: 11, y: 10)])
+        }
+    }
+
+    /// Joined records read the columns of their scope, a slice of the
+    /// statement's columns; the base record's are planned.
     @Test func scopedRecordsReadTheirOwnColumns() throws {
         let dbQueue = try DatabaseQueue()
         try dbQueue.write { db throws in
