@@ -718,7 +718,13 @@ struct RowKeyedDecodingContainer<Record: FetchableRecord, Key: CodingKey>: Keyed
                     debugDescription:
                         "No such key: \([decodedRootKey, key.stringValue].sorted().joined(separator: " or "))"))
         }
+        let state = self.state
         state.decodedRootKey = key.stringValue
+        // A record of the same type, decoded from the same row, gets this
+        // same cached container and starts a record of its own: this
+        // record's root key and plan position come back after it.
+        let position = state.planPosition
+        defer { (state.decodedRootKey, state.planPosition) = (key.stringValue, position) }
         return try RecordValueDecoding<Record>.decodeRecord(T.self, from: row, codingPath: codingPath + [key])
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import GRDBLite
 
@@ -33,6 +34,28 @@ private struct Everything: Codable, FetchableRecord, PersistableRecord, Equatabl
     var level: Level
     var address: Address
     var tags: [String]
+}
+
+/// A record that decodes a record of its own type from the whole row, at
+/// the root only (the nested one, decoded from the same row, gets the same
+/// cached container).
+private struct RootedNode: Decodable, FetchableRecord {
+    struct Other: Decodable, FetchableRecord { var a: Int }
+    static let depth = Mutex(0)
+    var a: Int
+    enum CodingKeys: String, CodingKey { case a, parent, other }
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        a = try container.decode(Int.self, forKey: .a)
+        let isRoot = Self.depth.withLock { depth in
+            depth += 1
+            return depth == 1
+        }
+        defer { Self.depth.withLock { $0 -= 1 } }
+        guard isRoot else { return }
+        _ = try container.decode(RootedNode.self, forKey: .parent)
+        _ = try container.decode(Other.self, forKey: .other)
+    }
 }
 
 @Suite struct FetchableRecordDecodableTests {
@@ -287,6 +310,26 @@ private struct Everything: Codable, FetchableRecord, PersistableRecord, Equatabl
             // The second root key is an error for each row, not only the first.
             let cursor = try TwoRoots.fetchCursor(db, sql: "SELECT 'Arthur' AS name UNION ALL SELECT 'Barbara'")
             #expect(throws: DecodingError.self) { _ = try cursor.next() }
+        }
+    }
+
+    /// Only one key may be decoded from the whole row, as in GRDB, even
+    /// after a nested record of the same type, which decoded its own record
+    /// with the same cached container: on every row of a cursor.
+    @Test func secondRootKeyAfterANestedRecordOfTheSameType() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { db throws in
+            let cursor = try RootedNode.fetchCursor(db, sql: "SELECT 1 AS a UNION ALL SELECT 2")
+            for _ in 0..<2 {
+                let error = try #require(throws: DecodingError.self) { _ = try cursor.next() }
+                guard case .keyNotFound(let key, let context) = error else {
+                    Issue.record("unexpected error: \(error)")
+                    continue
+                }
+                #expect(key.stringValue == "other")
+                #expect(context.debugDescription == "No such key: other or parent")
+            }
+            #expect(try cursor.next() == nil)
         }
     }
 
