@@ -678,22 +678,6 @@ private enum KeyPlanModel {
         a.utf8.count == b.utf8.count && zip(a.utf8, b.utf8).allSatisfy { fold($0) == fold($1) }
     }
 
-    /// SQLite's integer of a text: the leading integer, after spaces.
-    static func leadingInteger(_ text: String) -> Int64 {
-        var bytes = text.utf8.drop { [0x20, 0x09, 0x0A, 0x0B, 0x0C, 0x0D].contains($0) }
-        var sign: Int64 = 1
-        if let first = bytes.first, first == 0x2D || first == 0x2B {
-            sign = first == 0x2D ? -1 : 1
-            bytes = bytes.dropFirst()
-        }
-        var value: Int64 = 0
-        for byte in bytes {
-            guard (0x30...0x39).contains(byte) else { break }
-            value = value &* 10 &+ Int64(byte - 0x30)
-        }
-        return sign * value
-    }
-
     /// SQLite's real of a text: the leading decimal number (the texts
     /// have no exponent), after spaces.
     static func leadingReal(_ text: String) -> Double {
@@ -715,7 +699,7 @@ private enum KeyPlanModel {
         case .null, .blob: nil
         case .integer(let v): v
         case .real(let v): v >= -0x1p63 && v < 0x1p63 ? Int64(v) : nil
-        case .text(let v): leadingInteger(v)
+        case .text(let v): RecordModel.leadingInteger(v.utf8)
         }
     }
 
@@ -742,7 +726,7 @@ private enum KeyPlanModel {
         case .null, .blob: nil
         case .integer(let v): v != 0
         case .real(let v): v != 0
-        case .text(let v): leadingInteger(v) != 0
+        case .text(let v): RecordModel.leadingInteger(v.utf8) != 0
         }
     }
 

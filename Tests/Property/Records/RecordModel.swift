@@ -440,20 +440,6 @@ enum RecordModel {
             default: nil
             }
         }
-        func leadingInteger(_ bytes: some Collection<UInt8>) -> Int64 {
-            var digits = bytes.drop { $0 == 0x20 }
-            var sign: Int64 = 1
-            if let first = digits.first, first == 0x2D || first == 0x2B {
-                sign = first == 0x2D ? -1 : 1
-                digits = digits.dropFirst()
-            }
-            var value: Int64 = 0
-            for byte in digits {
-                guard (0x30...0x39).contains(byte) else { break }
-                value = value &* 10 &+ Int64(byte - 0x30)
-            }
-            return sign * value
-        }
         switch (kind, stored) {
         case (.string, _): return sqliteText(stored).map(ColumnValue.string)
         case (.data, _): return sqliteText(stored).map { .data(Data($0.utf8)) }
@@ -463,6 +449,23 @@ enum RecordModel {
         case (.bool, .blob(let v)): return .bool(leadingInteger(v) != 0)
         default: return nil
         }
+    }
+
+    /// SQLite's integer of a text or blob: the leading integer, after
+    /// whitespace.
+    static func leadingInteger(_ bytes: some Collection<UInt8>) -> Int64 {
+        var digits = bytes.drop { [0x20, 0x09, 0x0A, 0x0B, 0x0C, 0x0D].contains($0) }
+        var sign: Int64 = 1
+        if let first = digits.first, first == 0x2D || first == 0x2B {
+            sign = first == 0x2D ? -1 : 1
+            digits = digits.dropFirst()
+        }
+        var value: Int64 = 0
+        for byte in digits {
+            guard (0x30...0x39).contains(byte) else { break }
+            value = value &* 10 &+ Int64(byte - 0x30)
+        }
+        return sign * value
     }
 
     private static func integer(_ value: Int64, kind: ValueKind) -> ColumnValue? {
