@@ -32,11 +32,12 @@ enum CodingContainerBox {
         return unsafeBitCast(container, to: AnyObject.self)
     }
 
-    /// The keyed container whose box is `box`.
+    /// The keyed container whose box is `box`, from the reader of its type
+    /// (see ``CodingContainerReader``).
     @inlinable
     @inline(__always)
-    static func container<Container>(_ box: AnyObject, as type: Container.Type) -> Container {
-        // Unsafe: `box` is the box of a container of this type.
-        unsafeBitCast(box, to: Container.self)
+    static func container<Container>(_ box: AnyObject, reader: AnyObject, as type: Container.Type) -> Container {
+        // Unsafe: `reader` is the reader of this container type.
+        unsafeDowncast(reader, to: CodingContainerReader<Container>.self).read(box)
     }
 }

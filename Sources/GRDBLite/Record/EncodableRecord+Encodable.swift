@@ -69,6 +69,9 @@ final class RecordEncoderCache: @unchecked Sendable {
     @usableFromInline @exclusivity(unchecked) var cachedKey = RecordEncoderCache.noType
     // Unchecked exclusivity: see above.
     @usableFromInline @exclusivity(unchecked) var cachedBox: AnyObject?
+    /// The ``CodingContainerReader`` of the cached box.
+    // Unchecked exclusivity: see above.
+    @usableFromInline @exclusivity(unchecked) var cachedReader: AnyObject?
     /// The type of the record of the running `encode(to:)` (kept
     /// afterwards): the encoder is not generic, so that building it costs
     /// no lookup of its type's metadata.
@@ -144,6 +147,7 @@ final class RecordEncoderCache: @unchecked Sendable {
         cachedRecord = Self.noType
         cachedKey = Self.noType
         cachedBox = nil
+        cachedReader = nil
         target = RecordEncodingTarget()
         target.cache = self
     }
@@ -178,6 +182,7 @@ final class RecordEncoderCache: @unchecked Sendable {
         cachedRecord = ObjectIdentifier(Record.self)
         cachedKey = ObjectIdentifier(Key.self)
         cachedBox = CodingContainerBox.box(of: keyedContainer)
+        cachedReader = CodingContainerReader<KeyedEncodingContainer<Key>>()
         target.container = container
         return keyedContainer
     }
@@ -373,7 +378,10 @@ struct RecordEncoder: Encoder {
                 Unmanaged.passUnretained(cache.target)._withUnsafeGuaranteedRef { $0.prepareFastPath(container) }
             }
             // Unsafe: the box is there when the record and key types are.
-            return CodingContainerBox.container(cache.cachedBox.unsafelyUnwrapped, as: KeyedEncodingContainer<Key>.self)
+            let box = cache.cachedBox.unsafelyUnwrapped
+            // Unsafe: its reader too.
+            let reader = cache.cachedReader.unsafelyUnwrapped
+            return CodingContainerBox.container(box, reader: reader, as: KeyedEncodingContainer<Key>.self)
         }
         return cache.makeKeyedContainer(keyedBy: type)
     }

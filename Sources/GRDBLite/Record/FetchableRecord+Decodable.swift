@@ -153,7 +153,7 @@ final class RowDecoderCache: RowCache {
     {
         if first.record == ObjectIdentifier(Record.self), first.key == ObjectIdentifier(Key.self) {
             first.state.startRecord()
-            return CodingContainerBox.container(first.box, as: KeyedDecodingContainer<Key>.self)
+            return CodingContainerBox.container(first.box, reader: first.reader, as: KeyedDecodingContainer<Key>.self)
         }
         return Self.otherContainer(Record.self, keyedBy: Key.self, row: row)
     }
@@ -176,7 +176,7 @@ final class RowDecoderCache: RowCache {
         let cache = row.cache(ofType: RowDecoderCache.self)
         if let cache, let entry = cache.others.first(where: { $0.record == recordID && $0.key == keyID }) {
             entry.state.startRecord()
-            return CodingContainerBox.container(entry.box, as: KeyedDecodingContainer<Key>.self)
+            return CodingContainerBox.container(entry.box, reader: entry.reader, as: KeyedDecodingContainer<Key>.self)
         }
         // The row owns this cache, which owns the state: the state must
         // not retain the row.
@@ -184,7 +184,8 @@ final class RowDecoderCache: RowCache {
         let container = KeyedDecodingContainer(RowKeyedDecodingContainer<Record, Key>(state: state))
         let entry = CachedDecodingContainer(
             record: recordID, key: keyID, state: state,
-            box: CodingContainerBox.box(of: container))
+            box: CodingContainerBox.box(of: container),
+            reader: CodingContainerReader<KeyedDecodingContainer<Key>>())
         if let cache {
             cache.others.append(entry)
         } else {
@@ -203,12 +204,15 @@ final class CachedDecodingContainer {
     @usableFromInline let state: RowDecodingState
     /// Unchecked exclusivity: used by the one thread that uses the row.
     @usableFromInline @exclusivity(unchecked) var box: AnyObject
+    /// The ``CodingContainerReader`` of the box.
+    @usableFromInline let reader: AnyObject
 
-    init(record: ObjectIdentifier, key: ObjectIdentifier, state: RowDecodingState, box: AnyObject) {
+    init(record: ObjectIdentifier, key: ObjectIdentifier, state: RowDecodingState, box: AnyObject, reader: AnyObject) {
         self.record = record
         self.key = key
         self.state = state
         self.box = box
+        self.reader = reader
     }
 
     /// The row is gone (it owns this entry): a container that the user

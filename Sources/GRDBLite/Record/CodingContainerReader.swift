@@ -1,0 +1,22 @@
+/// Returns the keyed container of type `Container` whose box it is given
+/// (see ``CodingContainerBox``).
+///
+/// In generic code, a value of `KeyedDecodingContainer<Key>` (a resilient
+/// type) can only be made with its type metadata, which the runtime looks
+/// up by `Key` for every record: about 160 instructions, more than the
+/// decoding of a small record's values. The coders make a reader once per
+/// cached container; its method finds that metadata in the reader's own.
+@usableFromInline
+final class CodingContainerReader<Container> {
+    init() { }
+
+    /// The container whose box is `box`. Never inlined: specialized in a
+    /// caller generic over the key, it would look up the metadata again.
+    @usableFromInline
+    @inline(never)
+    func read(_ box: AnyObject) -> Container {
+        // Unsafe: the container is a single reference
+        // (`CodingContainerBox.isAvailable`).
+        unsafeBitCast(box, to: Container.self)
+    }
+}
