@@ -41,10 +41,13 @@ public final class Row {
     @usableFromInline let adaptation: RowAdaptation?
     /// Whether a row that owns its values is a copy of a fetched row.
     private var isCopyOfFetchedRow = false
-    /// What a layer above Core caches in the row (see ``RowCache``).
+    /// What a layer above Core caches in the row (see ``RowCache``),
+    /// retained, released in deinit. Unmanaged, so that reading it for
+    /// every decoded record involves no reference counting (see
+    /// ``withCache(ofType:_:)``).
     /// Unchecked exclusivity: read once per decoded record, by the one
     /// thread that uses the row.
-    @usableFromInline @exclusivity(unchecked) var cacheStorage: (any RowCache)?
+    @usableFromInline @exclusivity(unchecked) var unmanagedCache: Unmanaged<AnyObject>?
 
     /// A named slice of a row's columns, relative to the row.
     struct ScopeLayout: Sendable {
@@ -91,6 +94,10 @@ public final class Row {
         self.scopeLayouts = [:]
         self.prefetchedRows = prefetchedRows
         self.adaptation = adaptation
+    }
+
+    deinit {
+        unmanagedCache?.release()
     }
 
     /// An empty row.
@@ -582,15 +589,32 @@ extension Row {
     /// (the record layer's).
     @inlinable
     func cache<Cache: RowCache>(ofType type: Cache.Type) -> Cache? {
-        guard let cache = cacheStorage, Swift.type(of: cache) == Cache.self else { return nil }
-        // Unsafe: the type was checked just above.
-        return unsafeDowncast(cache, to: Cache.self)
+        withCache(ofType: type) { $0 }
     }
 
-    /// Sets the row's cache.
+    /// Runs `body` with the row's cache if it has one of this type (nil
+    /// otherwise), without retaining it.
+    @inlinable
+    @inline(__always)
+    func withCache<Cache: RowCache, Result>(ofType type: Cache.Type, _ body: (Cache?) throws -> Result) rethrows
+        -> Result
+    {
+        guard let unmanagedCache else { return try body(nil) }
+        // Unretained, unsafe: the row owns its cache, which is never
+        // replaced, and the caller keeps the row alive.
+        return try unmanagedCache._withUnsafeGuaranteedRef { cache in
+            guard Swift.type(of: cache) == Cache.self else { return try body(nil) }
+            // Unsafe: the type was checked just above.
+            return try body(unsafeDowncast(cache, to: Cache.self))
+        }
+    }
+
+    /// Sets the row's cache, once.
     @usableFromInline
     func setCache(_ cache: some RowCache) {
-        cacheStorage = cache
+        precondition(unmanagedCache == nil, "A row's cache is set once")
+        // The row's retain, released in deinit.
+        unmanagedCache = Unmanaged.passRetained(cache)
     }
 }
 

@@ -36,7 +36,7 @@ enum CodingContainerBox {
     /// (see ``CodingContainerReader``).
     @inlinable
     @inline(__always)
-    static func container<Container>(_ box: AnyObject, reader: AnyObject, as type: Container.Type) -> Container {
+    static func container<Container>(_ box: AnyObject, reader: AnyObject) -> Container {
         // Unsafe: `reader` is the reader of this container type.
         unsafeDowncast(reader, to: CodingContainerReader<Container>.self).read(box)
     }

@@ -381,7 +381,7 @@ struct RecordEncoder: Encoder {
             let box = cache.cachedBox.unsafelyUnwrapped
             // Unsafe: its reader too.
             let reader = cache.cachedReader.unsafelyUnwrapped
-            return CodingContainerBox.container(box, reader: reader, as: KeyedEncodingContainer<Key>.self)
+            return CodingContainerBox.container(box, reader: reader)
         }
         return cache.makeKeyedContainer(keyedBy: type)
     }

@@ -29,7 +29,7 @@ extension FetchableRecord where Self: Decodable {
     /// same name.
     @inlinable
     public init(row: Row) throws {
-        self = try Self(from: RowDecoder<Self>(row: row, codingPath: []))
+        self = try Self(from: RowDecoder<Self>(row: row))
     }
 }
 
@@ -51,54 +51,67 @@ public class FetchableRecordDecoder {
     /// The record of type `type` decoded from `row`, with the decoding
     /// strategies of `type`.
     public func decode<T: FetchableRecord & Decodable>(_ type: T.Type, from row: Row) throws -> T {
-        try T(from: RowDecoder<T>(row: row, codingPath: []))
+        try T(from: RowDecoder<T>(row: row))
     }
 }
 
-/// The `Decoder` of `Decodable` records.
+/// The `Decoder` of `Decodable` records decoded from a whole row. It holds
+/// the row only: building and destroying it for every record costs one
+/// retain and one release.
 @usableFromInline
 struct RowDecoder<Record: FetchableRecord>: Decoder {
     @usableFromInline let row: Row
-    /// The coding path of a nested decoder; nil for the decoder of a
-    /// record, which then holds no array to retain and release.
-    @usableFromInline let nestedCodingPath: [any CodingKey]?
 
     @inlinable
-    init(row: Row, codingPath: [any CodingKey]) {
+    init(row: Row) {
         self.row = row
-        self.nestedCodingPath = codingPath.isEmpty ? nil : codingPath
     }
 
     @usableFromInline
-    var codingPath: [any CodingKey] { nestedCodingPath ?? [] }
+    var codingPath: [any CodingKey] { [] }
 
     @usableFromInline
     var userInfo: [CodingUserInfoKey: Any] { Record.databaseDecodingUserInfo }
 
     @inlinable
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        guard nestedCodingPath == nil else {
-            return nestedContainer(keyedBy: type)
-        }
         // Rows of a cursor are the same object for every record: reuse the
         // container built for the first one.
-        return RowDecoderCache.container(Record.self, keyedBy: type, row: row)
-    }
-
-    /// The container of a nested decoding, which owns its state.
-    @usableFromInline
-    func nestedContainer<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedDecodingContainer<Key> {
-        KeyedDecodingContainer(OwningRowKeyedDecodingContainer<Record, Key>(row: row, codingPath: codingPath))
+        RowDecoderCache.container(Record.self, keyedBy: type, row: row)
     }
 
     @usableFromInline
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        try NestedRowDecoder<Record>(row: row, codingPath: []).unkeyedContainer()
+    }
+
+    @usableFromInline
+    func singleValueContainer() throws -> any SingleValueDecodingContainer {
+        try NestedRowDecoder<Record>(row: row, codingPath: []).singleValueContainer()
+    }
+}
+
+/// The `Decoder` of a value decoded from a row at a coding path: a nested
+/// record, a super decoder. Its keyed containers own their state.
+struct NestedRowDecoder<Record: FetchableRecord>: Decoder {
+    let row: Row
+    let codingPath: [any CodingKey]
+
+    var userInfo: [CodingUserInfoKey: Any] { Record.databaseDecodingUserInfo }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        if codingPath.isEmpty {
+            return RowDecoderCache.container(Record.self, keyedBy: type, row: row)
+        }
+        return KeyedDecodingContainer(OwningRowKeyedDecodingContainer<Record, Key>(row: row, codingPath: codingPath))
+    }
+
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
         throw DecodingError.typeMismatch([Any].self, DecodingError.Context(
             codingPath: codingPath,
             debugDescription: "a database row is not a list: decode a to-many association with including(all:)"))
     }
 
-    @usableFromInline
     func singleValueContainer() throws -> any SingleValueDecodingContainer {
         guard let key = codingPath.last else {
             // A single value of the whole row: its first column.
@@ -131,31 +144,24 @@ final class RowDecoderCache: RowCache {
         self.first = first
     }
 
-    /// The keyed container of `Record` and `Key` in `row`.
+    /// The keyed container of `Record` and `Key` in `row`: inlined in the
+    /// decoder, with no reference counting (`withCache(ofType:_:)`).
     @inlinable
+    @inline(__always)
     static func container<Record: FetchableRecord, Key: CodingKey>(
         _ record: Record.Type,
         keyedBy type: Key.Type,
         row: Row) -> KeyedDecodingContainer<Key>
     {
-        if let cache = row.cache(ofType: RowDecoderCache.self) {
-            return cache.container(Record.self, keyedBy: Key.self, row: row)
+        row.withCache(ofType: RowDecoderCache.self) { cache in
+            if let first = cache?.first, first.record == ObjectIdentifier(Record.self),
+               first.key == ObjectIdentifier(Key.self)
+            {
+                first.state.startRecord()
+                return CodingContainerBox.container(first.box, reader: first.reader)
+            }
+            return otherContainer(Record.self, keyedBy: Key.self, row: row)
         }
-        return otherContainer(Record.self, keyedBy: Key.self, row: row)
-    }
-
-    @inlinable
-    @inline(__always)
-    func container<Record: FetchableRecord, Key: CodingKey>(
-        _ record: Record.Type,
-        keyedBy type: Key.Type,
-        row: Row) -> KeyedDecodingContainer<Key>
-    {
-        if first.record == ObjectIdentifier(Record.self), first.key == ObjectIdentifier(Key.self) {
-            first.state.startRecord()
-            return CodingContainerBox.container(first.box, reader: first.reader, as: KeyedDecodingContainer<Key>.self)
-        }
-        return Self.otherContainer(Record.self, keyedBy: Key.self, row: row)
     }
 
     /// The container when it is not the row's first one; creates it if
@@ -176,7 +182,7 @@ final class RowDecoderCache: RowCache {
         let cache = row.cache(ofType: RowDecoderCache.self)
         if let cache, let entry = cache.others.first(where: { $0.record == recordID && $0.key == keyID }) {
             entry.state.startRecord()
-            return CodingContainerBox.container(entry.box, reader: entry.reader, as: KeyedDecodingContainer<Key>.self)
+            return CodingContainerBox.container(entry.box, reader: entry.reader)
         }
         // The row owns this cache, which owns the state: the state must
         // not retain the row.
@@ -806,12 +812,12 @@ struct RowKeyedDecodingContainer<Record: FetchableRecord, Key: CodingKey>: Keyed
 
     @usableFromInline
     func superDecoder() throws -> any Decoder {
-        RowDecoder<Record>(row: row, codingPath: codingPath)
+        NestedRowDecoder<Record>(row: row, codingPath: codingPath)
     }
 
     @usableFromInline
     func superDecoder(forKey key: Key) throws -> any Decoder {
-        RowDecoder<Record>(row: row, codingPath: codingPath + [key])
+        NestedRowDecoder<Record>(row: row, codingPath: codingPath + [key])
     }
 }
 
@@ -950,7 +956,7 @@ enum RecordValueDecoding<Record: FetchableRecord> {
         if let type = T.self as? any FetchableRecord.Type {
             return try type.init(row: row) as! T
         }
-        return try T(from: RowDecoder<Record>(row: row, codingPath: codingPath))
+        return try T(from: NestedRowDecoder<Record>(row: row, codingPath: codingPath))
     }
 }
 
@@ -971,7 +977,7 @@ struct ColumnDecoder<Record: FetchableRecord>: Decoder, SingleValueDecodingConta
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         if recordFromRow {
-            return try RowDecoder<Record>(row: row, codingPath: codingPath).container(keyedBy: type)
+            return try NestedRowDecoder<Record>(row: row, codingPath: codingPath).container(keyedBy: type)
         }
         throw JSONRequired()
     }
