@@ -282,10 +282,14 @@ final class RowDecodingState {
     @usableFromInline @exclusivity(unchecked) var plan: UnsafeMutablePointer<PlannedColumn>?
 
     /// A remembered lookup: the key's byte, and its column in the
-    /// statement (-1 if missing).
+    /// statement (-1 if missing). Whether the column's dates are read with
+    /// `.deferredToDate` is remembered when a date is first read there:
+    /// the record's `databaseDateDecodingStrategy(for:)` is asked once per
+    /// column and cursor, not for every row.
     @usableFromInline
     struct PlannedColumn {
         @usableFromInline var key: UInt8
+        @usableFromInline var readsDefaultDates = false
         @usableFromInline var column: CInt
     }
 
@@ -332,6 +336,21 @@ final class RowDecodingState {
         // Unretained: the row is alive while `unmanagedRow` is not nil.
         return try unmanagedRow._withUnsafeGuaranteedRef { row in
             try row.fastDecode(T.self, atUncheckedIndex: Int(column) &- offset)
+        }
+    }
+
+    /// Whether the column of the last planned lookup reads its dates with
+    /// `.deferredToDate` (see `PlannedColumn`).
+    @inlinable
+    @inline(__always)
+    var lastPlannedColumnReadsDefaultDates: Bool {
+        get {
+            // Unsafe: called after a planned lookup, below `planCount`.
+            plan.unsafelyUnwrapped[planPosition &- 1].readsDefaultDates
+        }
+        set {
+            // Unsafe: see above.
+            plan.unsafelyUnwrapped[planPosition &- 1].readsDefaultDates = newValue
         }
     }
 
@@ -700,8 +719,15 @@ struct RowKeyedDecodingContainer<Record: FetchableRecord, Key: CodingKey>: Keyed
     @inline(__always)
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         if T.self == Date.self, let (sqliteStatement, column) = plannedColumn(forKey: key) {
+            // Unretained: the state is alive (see `unmanagedState`).
+            if unmanagedState._withUnsafeGuaranteedRef({ $0.lastPlannedColumnReadsDefaultDates }),
+               let date = Date.fromStatement(sqliteStatement, atUncheckedIndex: column)
+            {
+                // Unsafe: T is Date (a cast with `as!` is a runtime call).
+                return unsafeBitCast(date, to: T.self)
+            }
             let date = try decodePlannedDate(sqliteStatement: sqliteStatement, column: column)
-            // Unsafe: T is Date (a cast with `as!` is a runtime call).
+            // Unsafe: T is Date.
             return unsafeBitCast(date, to: T.self)
         }
         return try decodeSlowly(T.self, forKey: key)
@@ -742,6 +768,13 @@ struct RowKeyedDecodingContainer<Record: FetchableRecord, Key: CodingKey>: Keyed
     @inline(__always)
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         if T.self == Date.self, let (sqliteStatement, column) = plannedColumn(forKey: key) {
+            // Unretained: the state is alive (see `unmanagedState`).
+            if unmanagedState._withUnsafeGuaranteedRef({ $0.lastPlannedColumnReadsDefaultDates }),
+               let date = Date.fromStatement(sqliteStatement, atUncheckedIndex: column)
+            {
+                // Unsafe: T is Date.
+                return unsafeBitCast(date, to: T.self)
+            }
             if sqlite3_column_type(sqliteStatement, column) == SQLITE_NULL { return nil }
             let date = try decodePlannedDate(sqliteStatement: sqliteStatement, column: column)
             // Unsafe: T is Date.
@@ -769,15 +802,19 @@ struct RowKeyedDecodingContainer<Record: FetchableRecord, Key: CodingKey>: Keyed
         return nil
     }
 
-    /// The date in a planned column, with the record's strategy for that
-    /// column: the default strategy reads the column's bytes, as
-    /// `RecordValueDecoding` does, without its generic steps. The row is
-    /// alive: the plan has just found the column (see `forgetRow()`).
+    /// The date in the column that the plan has just found, with the
+    /// record's strategy for that column: the default strategy reads the
+    /// column's bytes, as `RecordValueDecoding` does, without its generic
+    /// steps, and is remembered in the plan. The row is alive (see
+    /// `forgetRow()`).
     @usableFromInline
+    @inline(never)
     func decodePlannedDate(sqliteStatement: SQLiteStatement, column: CInt) throws -> Date {
         // Unretained: the state is alive (see `unmanagedState`).
-        let strategy = unmanagedState._withUnsafeGuaranteedRef {
-            Record.databaseDateDecodingStrategy(for: $0.statementColumnNames[Int(column)])
+        let strategy = unmanagedState._withUnsafeGuaranteedRef { state in
+            let strategy = Record.databaseDateDecodingStrategy(for: state.statementColumnNames[Int(column)])
+            if case .deferredToDate = strategy { state.lastPlannedColumnReadsDefaultDates = true }
+            return strategy
         }
         if case .deferredToDate = strategy, let date = Date.fromStatement(sqliteStatement, atUncheckedIndex: column) {
             return date

@@ -122,8 +122,10 @@ private struct Pair: Decodable, FetchableRecord, Equatable {
         }
     }
 
-    /// The date strategy is asked for each decoded date, as GRDB asks it,
-    /// and each column keeps its own strategy.
+    /// Each column keeps its own date strategy on every row. The strategy
+    /// is asked for each decoded date, as GRDB asks it, until the plan
+    /// remembers that a column uses the default one (from the third row,
+    /// once a date of that column is read).
     @Test func datesFollowTheStrategyOfTheirColumnOnEveryRow() throws {
         let dbQueue = try DatabaseQueue()
         try dbQueue.read { db throws in
@@ -132,6 +134,8 @@ private struct Pair: Decodable, FetchableRecord, Equatable {
                 SELECT 1500 AS ms, '1970-01-01 00:00:02' AS text, NULL AS "end"
                 UNION ALL SELECT 2500, '1970-01-01 00:00:03', '1970-01-01 00:00:04'
                 UNION ALL SELECT 3500, '1970-01-01 00:00:05', NULL
+                UNION ALL SELECT 4500, 6, '1970-01-01 00:00:07'
+                UNION ALL SELECT 5500, '1970-01-01 00:00:08', 9.5
                 """)
             #expect(events == [
                 Event(ms: Date(timeIntervalSince1970: 1.5), text: Date(timeIntervalSince1970: 2), end: nil),
@@ -139,8 +143,20 @@ private struct Pair: Decodable, FetchableRecord, Equatable {
                     ms: Date(timeIntervalSince1970: 2.5), text: Date(timeIntervalSince1970: 3),
                     end: Date(timeIntervalSince1970: 4)),
                 Event(ms: Date(timeIntervalSince1970: 3.5), text: Date(timeIntervalSince1970: 5), end: nil),
+                Event(
+                    ms: Date(timeIntervalSince1970: 4.5), text: Date(timeIntervalSince1970: 6),
+                    end: Date(timeIntervalSince1970: 7)),
+                Event(
+                    ms: Date(timeIntervalSince1970: 5.5), text: Date(timeIntervalSince1970: 8),
+                    end: Date(timeIntervalSince1970: 9.5)),
             ])
-            #expect(Event.strategyCalls.withLock { $0 } == ["ms", "text", "ms", "text", "end", "ms", "text"])
+            #expect(Event.strategyCalls.withLock { $0 } == [
+                "ms", "text", // the first row
+                "ms", "text", "end", // the second row, which plans the columns
+                "ms", "text", // "end" is NULL
+                "ms", "end", // "text" uses the default strategy
+                "ms",
+            ])
         }
     }
 
