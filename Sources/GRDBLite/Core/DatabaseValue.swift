@@ -62,20 +62,15 @@ public struct DatabaseValue: Hashable, Sendable {
     }
 
     /// Reads column `index` (0-based) of the current row of a statement.
+    ///
+    /// Reading a column takes one `sqlite3_column_value` call, then reads
+    /// of the value, which take no lock: each `sqlite3_column_*` call would
+    /// look the column up again. Connections are opened
+    /// `SQLITE_OPEN_NOMUTEX`, where the column's (unprotected) value can be
+    /// read (https://sqlite.org/c3ref/value.html); it is valid as long as
+    /// the column's results, until the statement moves on.
     public init(sqliteStatement: OpaquePointer, index: CInt) {
-        switch sqlite3_column_type(sqliteStatement, index) {
-        case SQLITE_INTEGER:
-            storage = .int64(sqlite3_column_int64(sqliteStatement, index))
-        case SQLITE_FLOAT:
-            storage = .double(sqlite3_column_double(sqliteStatement, index))
-        case SQLITE_TEXT:
-            let text = sqlite3_column_text(sqliteStatement, index)
-            storage = Self.textStorage(text, count: Int(sqlite3_column_bytes(sqliteStatement, index)))
-        case SQLITE_BLOB:
-            storage = .blob(Data(Self.blobBytes(sqliteStatement, index)))
-        default:
-            storage = .null
-        }
+        self.init(sqliteValue: sqlite3_column_value(sqliteStatement, index))
     }
 
     /// Reads an SQLite value (function argument, pre-update value).
@@ -115,8 +110,10 @@ public struct DatabaseValue: Hashable, Sendable {
     /// The bytes of a blob column, valid until the statement moves on.
     @usableFromInline
     static func blobBytes(_ sqliteStatement: OpaquePointer, _ index: CInt) -> UnsafeRawBufferPointer {
-        let start = sqlite3_column_blob(sqliteStatement, index)
-        let count = Int(sqlite3_column_bytes(sqliteStatement, index))
+        // One column read (see `init(sqliteStatement:index:)`).
+        let value = sqlite3_column_value(sqliteStatement, index)
+        let start = sqlite3_value_blob(value)
+        let count = Int(sqlite3_value_bytes(value))
         return UnsafeRawBufferPointer(start: count > 0 ? start : nil, count: count)
     }
 

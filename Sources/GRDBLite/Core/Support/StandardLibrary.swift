@@ -242,12 +242,13 @@ extension String: DatabaseValueConvertible, StatementColumnConvertible {
     /// is `"0"`, `1e20` is `"1.0e+20"`), as GRDB reads them.
     @inlinable
     public init?(sqliteStatement: SQLiteStatement, index: CInt) {
+        // One column read (see `DatabaseValue.init(sqliteStatement:index:)`).
+        let value = sqlite3_column_value(sqliteStatement, index)
         // The text first, with no look at the storage class: SQLite gives
         // NULL for NULL only (or when out of memory), and "" for an empty
         // text or blob.
-        guard let text = sqlite3_column_text(sqliteStatement, index) else { return nil }
-        guard let string = String.validatingSQLiteText(text, count: Int(sqlite3_column_bytes(sqliteStatement, index)))
-        else { return nil }
+        guard let text = sqlite3_value_text(value) else { return nil }
+        guard let string = String.validatingSQLiteText(text, count: Int(sqlite3_value_bytes(value))) else { return nil }
         self = string
     }
 

@@ -5,14 +5,15 @@ import Foundation
 // converts to its UTF-8 bytes, as SQLite does.
 extension Data: DatabaseValueConvertible, StatementColumnConvertible {
     public init?(sqliteStatement: SQLiteStatement, index: CInt) {
-        switch sqlite3_column_type(sqliteStatement, index) {
+        // One column read (see `DatabaseValue.init(sqliteStatement:index:)`).
+        let value = sqlite3_column_value(sqliteStatement, index)
+        switch sqlite3_value_type(value) {
         case SQLITE_BLOB:
-            self.init(DatabaseValue.blobBytes(sqliteStatement, index))
+            let count = Int(sqlite3_value_bytes(value))
+            self.init(UnsafeRawBufferPointer(start: count > 0 ? sqlite3_value_blob(value) : nil, count: count))
         case SQLITE_TEXT, SQLITE_INTEGER, SQLITE_FLOAT:
             // Numbers as SQLite formats them, as GRDB reads them.
-            self.init(UnsafeBufferPointer(
-                start: sqlite3_column_text(sqliteStatement, index),
-                count: Int(sqlite3_column_bytes(sqliteStatement, index))))
+            self.init(UnsafeBufferPointer(start: sqlite3_value_text(value), count: Int(sqlite3_value_bytes(value))))
         default:
             return nil
         }

@@ -10,13 +10,13 @@ import Foundation
 
 extension Date: DatabaseValueConvertible, StatementColumnConvertible {
     public init?(sqliteStatement: SQLiteStatement, index: CInt) {
-        switch sqlite3_column_type(sqliteStatement, index) {
+        // One column read (see `DatabaseValue.init(sqliteStatement:index:)`).
+        let value = sqlite3_column_value(sqliteStatement, index)
+        switch sqlite3_value_type(value) {
         case SQLITE_INTEGER, SQLITE_FLOAT:
-            self.init(timeIntervalSince1970: sqlite3_column_double(sqliteStatement, index))
+            self.init(timeIntervalSince1970: sqlite3_value_double(value))
         case SQLITE_TEXT:
-            let bytes = UnsafeBufferPointer(
-                start: sqlite3_column_text(sqliteStatement, index),
-                count: Int(sqlite3_column_bytes(sqliteStatement, index)))
+            let bytes = UnsafeBufferPointer(start: sqlite3_value_text(value), count: Int(sqlite3_value_bytes(value)))
             self.init(sqliteText: bytes)
         default:
             return nil
