@@ -158,7 +158,9 @@ final class RowDecoderCache: RowCache {
                first.key == ObjectIdentifier(Key.self)
             {
                 first.state.startRecord()
-                return CodingContainerBox.container(first.box, reader: first.reader)
+                // Unsafe: the entry of these record and key types is typed.
+                return unsafeDowncast(first, to: TypedCachedDecodingContainer<KeyedDecodingContainer<Key>>.self)
+                    .container()
             }
             return otherContainer(Record.self, keyedBy: Key.self, row: row)
         }
@@ -182,16 +184,16 @@ final class RowDecoderCache: RowCache {
         let cache = row.cache(ofType: RowDecoderCache.self)
         if let cache, let entry = cache.others.first(where: { $0.record == recordID && $0.key == keyID }) {
             entry.state.startRecord()
-            return CodingContainerBox.container(entry.box, reader: entry.reader)
+            // Unsafe: see `container(_:keyedBy:row:)`.
+            return unsafeDowncast(entry, to: TypedCachedDecodingContainer<KeyedDecodingContainer<Key>>.self)
+                .container()
         }
         // The row owns this cache, which owns the state: the state must
         // not retain the row.
         let state = RowKeyedDecodingContainer<Record, Key>.makeState(row: row, codingPath: [])
         let container = KeyedDecodingContainer(RowKeyedDecodingContainer<Record, Key>(state: state))
-        let entry = CachedDecodingContainer(
-            record: recordID, key: keyID, state: state,
-            box: CodingContainerBox.box(of: container),
-            reader: CodingContainerReader<KeyedDecodingContainer<Key>>())
+        let entry = TypedCachedDecodingContainer<KeyedDecodingContainer<Key>>(
+            record: recordID, key: keyID, state: state, box: CodingContainerBox.box(of: container))
         if let cache {
             cache.others.append(entry)
         } else {
@@ -202,24 +204,23 @@ final class RowDecoderCache: RowCache {
 }
 
 /// A keyed container in a ``RowDecoderCache`` (the box of a
-/// `KeyedDecodingContainer`), with the state it reads.
+/// `KeyedDecodingContainer`), with the state it reads. Entries are
+/// ``TypedCachedDecodingContainer``.
 @usableFromInline
-final class CachedDecodingContainer {
+class CachedDecodingContainer {
     @usableFromInline let record: ObjectIdentifier
     @usableFromInline let key: ObjectIdentifier
     @usableFromInline let state: RowDecodingState
     /// Unchecked exclusivity: used by the one thread that uses the row.
     @usableFromInline @exclusivity(unchecked) var box: AnyObject
-    /// The ``CodingContainerReader`` of the box.
-    @usableFromInline let reader: AnyObject
-
-    init(record: ObjectIdentifier, key: ObjectIdentifier, state: RowDecodingState, box: AnyObject, reader: AnyObject) {
+    init(record: ObjectIdentifier, key: ObjectIdentifier, state: RowDecodingState, box: AnyObject) {
         self.record = record
         self.key = key
         self.state = state
         self.box = box
-        self.reader = reader
     }
+
+
 
     /// The row is gone (it owns this entry): a container that the user
     /// kept must trap instead of reading it, so its state must outlive it.
@@ -228,6 +229,22 @@ final class CachedDecodingContainer {
         if !isKnownUniquelyReferenced(&box) {
             RowDecodingState.keep(state, whileBoxLives: box)
         }
+    }
+}
+
+/// The cached keyed container of type `Container` (see
+/// ``CodingContainerReader``: its method finds the container's metadata
+/// in its own class).
+@usableFromInline
+final class TypedCachedDecodingContainer<Container>: CachedDecodingContainer {
+    /// The container whose box this entry holds. Never inlined: see
+    /// ``CodingContainerReader/read(_:)``.
+    @usableFromInline
+    @inline(never)
+    func container() -> Container {
+        // Unsafe: the container is a single reference
+        // (`CodingContainerBox.isAvailable`).
+        unsafeBitCast(box, to: Container.self)
     }
 }
 
