@@ -64,11 +64,14 @@ public struct DatabaseValue: Hashable, Sendable {
     /// Reads column `index` (0-based) of the current row of a statement.
     ///
     /// Reading a column takes one `sqlite3_column_value` call, then reads
-    /// of the value, which take no lock: each `sqlite3_column_*` call would
-    /// look the column up again. Connections are opened
-    /// `SQLITE_OPEN_NOMUTEX`, where the column's (unprotected) value can be
-    /// read (https://sqlite.org/c3ref/value.html); it is valid as long as
-    /// the column's results, until the statement moves on.
+    /// of the value: each `sqlite3_column_*` call would look the column up
+    /// again. `sqlite3_value_*` calls take no lock, and neither do
+    /// `sqlite3_column_*` calls on GRDBLite's connections, opened
+    /// `SQLITE_OPEN_NOMUTEX`: a statement is used by one thread at a time.
+    /// The value is valid until the statement steps or resets. An
+    /// allocation that fails while converting it (a number read as text)
+    /// gives nil text, and the statement's next step fails with
+    /// `SQLITE_NOMEM`.
     public init(sqliteStatement: OpaquePointer, index: CInt) {
         self.init(sqliteValue: sqlite3_column_value(sqliteStatement, index))
     }
@@ -107,14 +110,17 @@ public struct DatabaseValue: Hashable, Sendable {
         return .blob(Data(bytes: text, count: count))
     }
 
-    /// The bytes of a blob column, valid until the statement moves on.
+    /// The bytes of a blob column, valid until the statement moves on; nil
+    /// if SQLite could not allocate them (a `zeroblob` expanded).
     @usableFromInline
-    static func blobBytes(_ sqliteStatement: OpaquePointer, _ index: CInt) -> UnsafeRawBufferPointer {
+    static func blobBytes(_ sqliteStatement: OpaquePointer, _ index: CInt) -> UnsafeRawBufferPointer? {
         // One column read (see `init(sqliteStatement:index:)`).
         let value = sqlite3_column_value(sqliteStatement, index)
         let start = sqlite3_value_blob(value)
         let count = Int(sqlite3_value_bytes(value))
-        return UnsafeRawBufferPointer(start: count > 0 ? start : nil, count: count)
+        if count == 0 { return UnsafeRawBufferPointer(start: nil, count: 0) }
+        guard let start else { return nil }
+        return UnsafeRawBufferPointer(start: start, count: count)
     }
 
     /// Binds the value to parameter `index` (1-based) of a statement.

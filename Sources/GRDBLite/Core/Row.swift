@@ -433,7 +433,10 @@ public final class Row {
         case SQLITE_NULL:
             return nil
         case SQLITE_BLOB, SQLITE_TEXT:
-            let bytes = DatabaseValue.blobBytes(sqliteStatement, column)
+            guard let bytes = DatabaseValue.blobBytes(sqliteStatement, column) else {
+                // Out of memory: the copying read reports it.
+                return Data.fromDatabaseValue(databaseValue(atUncheckedIndex: index))
+            }
             guard let start = bytes.baseAddress else { return Data() }
             // unsafe: Data neither writes nor frees the bytes (`.none`); SQLite keeps them until the cursor moves on.
             return Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: start), count: bytes.count, deallocator: .none)

@@ -145,7 +145,7 @@ final class RowDecoderCache: RowCache {
     }
 
     /// The keyed container of `Record` and `Key` in `row`: inlined in the
-    /// decoder, with no reference counting (`withCache(ofType:_:)`).
+    /// decoder, without retaining the cache (`withCache(ofType:_:)`).
     @inlinable
     @inline(__always)
     static func container<Record: FetchableRecord, Key: CodingKey>(
@@ -213,14 +213,14 @@ class CachedDecodingContainer {
     @usableFromInline let state: RowDecodingState
     /// Unchecked exclusivity: used by the one thread that uses the row.
     @usableFromInline @exclusivity(unchecked) var box: AnyObject
-    init(record: ObjectIdentifier, key: ObjectIdentifier, state: RowDecodingState, box: AnyObject) {
+
+    /// Only the typed subclass is made.
+    fileprivate init(record: ObjectIdentifier, key: ObjectIdentifier, state: RowDecodingState, box: AnyObject) {
         self.record = record
         self.key = key
         self.state = state
         self.box = box
     }
-
-
 
     /// The row is gone (it owns this entry): a container that the user
     /// kept must trap instead of reading it, so its state must outlive it.
@@ -361,14 +361,15 @@ final class RowDecodingState {
     @inlinable
     @inline(__always)
     var lastPlannedColumnReadsDefaultDates: Bool {
-        get {
-            // Unsafe: called after a planned lookup, below `planCount`.
-            plan.unsafelyUnwrapped[planPosition &- 1].readsDefaultDates
-        }
-        set {
-            // Unsafe: see above.
-            plan.unsafelyUnwrapped[planPosition &- 1].readsDefaultDates = newValue
-        }
+        // Unsafe: called after a planned lookup, below `planCount`.
+        plan.unsafelyUnwrapped[planPosition &- 1].readsDefaultDates
+    }
+
+    /// Remembers whether the column of a planned lookup reads its dates
+    /// with `.deferredToDate`.
+    func remember(readsDefaultDates: Bool, at position: Int) {
+        guard let plan, position >= 0, position < planCount else { return }
+        plan[position].readsDefaultDates = readsDefaultDates
     }
 
     /// Remembers the lookup of the key at the current position, after a
@@ -829,8 +830,10 @@ struct RowKeyedDecodingContainer<Record: FetchableRecord, Key: CodingKey>: Keyed
     func decodePlannedDate(sqliteStatement: SQLiteStatement, column: CInt) throws -> Date {
         // Unretained: the state is alive (see `unmanagedState`).
         let strategy = unmanagedState._withUnsafeGuaranteedRef { state in
+            // The plan entry of this column, before the record's code runs.
+            let position = state.planPosition &- 1
             let strategy = Record.databaseDateDecodingStrategy(for: state.statementColumnNames[Int(column)])
-            if case .deferredToDate = strategy { state.lastPlannedColumnReadsDefaultDates = true }
+            if case .deferredToDate = strategy { state.remember(readsDefaultDates: true, at: position) }
             return strategy
         }
         if case .deferredToDate = strategy, let date = Date.fromStatement(sqliteStatement, atUncheckedIndex: column) {

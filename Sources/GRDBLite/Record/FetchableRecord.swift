@@ -31,7 +31,9 @@ public protocol FetchableRecord {
     /// How `Data` properties are read from `column`.
     static func databaseDataDecodingStrategy(for column: String) -> DatabaseDataDecodingStrategy
 
-    /// How `Date` properties are read from `column`.
+    /// How `Date` properties are read from `column`. The answer must
+    /// depend on the column only: a cursor that finds `.deferredToDate`
+    /// for a column asks no more for it.
     static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy
 
     /// How coding keys map to column names.

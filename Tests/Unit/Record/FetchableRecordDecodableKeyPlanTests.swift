@@ -160,6 +160,33 @@ private struct Pair: Decodable, FetchableRecord, Equatable {
         }
     }
 
+    /// A column remembered as read with the default date strategy still
+    /// refuses what is not a date, and reads NULL as nil only in an
+    /// optional.
+    @Test func datesOfARememberedColumnAreStillChecked() throws {
+        struct Span: Decodable, FetchableRecord, Equatable {
+            var start: Date
+            var end: Date?
+        }
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { db throws in
+            let rows = """
+                SELECT '2024-01-01 00:00:00' AS start, '2024-01-02 00:00:00' AS "end"
+                UNION ALL SELECT '2024-01-03 00:00:00', '2024-01-04 00:00:00'
+                UNION ALL SELECT '2024-01-05 00:00:00', '2024-01-06 00:00:00'
+                UNION ALL SELECT '2024-01-07 00:00:00', NULL
+                """
+            for (bad, key) in [("'not a date'", "start"), ("NULL", "start"), ("x'00'", "start")] {
+                let cursor = try Span.fetchCursor(db, sql: "\(rows) UNION ALL SELECT \(bad), NULL")
+                for _ in 0..<3 { #expect(try cursor.next()?.end != nil) }
+                #expect(try cursor.next()?.end == nil)
+                let error = try #require(throws: RowDecodingError.self) { try cursor.next() }
+                #expect(error.key == key)
+                #expect(error.typeName == "Date")
+            }
+        }
+    }
+
     /// Keys that change from one row to the next (optional keys decoded on
     /// some rows only, `decodeNil` first, missing columns) are looked up by
     /// name, and the plan learns the new order.

@@ -9,11 +9,17 @@ extension Data: DatabaseValueConvertible, StatementColumnConvertible {
         let value = sqlite3_column_value(sqliteStatement, index)
         switch sqlite3_value_type(value) {
         case SQLITE_BLOB:
+            let start = sqlite3_value_blob(value)
             let count = Int(sqlite3_value_bytes(value))
-            self.init(UnsafeRawBufferPointer(start: count > 0 ? sqlite3_value_blob(value) : nil, count: count))
+            if count == 0 { self.init(); return }
+            // Nil bytes: out of memory.
+            guard let start else { return nil }
+            self.init(bytes: start, count: count)
         case SQLITE_TEXT, SQLITE_INTEGER, SQLITE_FLOAT:
-            // Numbers as SQLite formats them, as GRDB reads them.
-            self.init(UnsafeBufferPointer(start: sqlite3_value_text(value), count: Int(sqlite3_value_bytes(value))))
+            // Numbers as SQLite formats them, as GRDB reads them. Nil text:
+            // out of memory.
+            guard let text = sqlite3_value_text(value) else { return nil }
+            self.init(UnsafeBufferPointer(start: text, count: Int(sqlite3_value_bytes(value))))
         default:
             return nil
         }

@@ -8,8 +8,7 @@ extension UUID: DatabaseValueConvertible, StatementColumnConvertible {
     public init?(sqliteStatement: SQLiteStatement, index: CInt) {
         switch sqlite3_column_type(sqliteStatement, index) {
         case SQLITE_BLOB:
-            let bytes = DatabaseValue.blobBytes(sqliteStatement, index)
-            guard bytes.count == 16 else { return nil }
+            guard let bytes = DatabaseValue.blobBytes(sqliteStatement, index), bytes.count == 16 else { return nil }
             self.init(uuid: bytes.loadUnaligned(as: uuid_t.self))
         case SQLITE_TEXT:
             guard let string = String(sqliteStatement: sqliteStatement, index: index),

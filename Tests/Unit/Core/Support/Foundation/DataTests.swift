@@ -35,6 +35,27 @@ import GRDBLite
         }
     }
 
+    /// `zeroblob(n)` values are expanded when read: every read of a
+    /// statement's column gives their zero bytes.
+    @Test func zeroblobsReadAsZeroBytes() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { db throws in
+            for count in [0, 1, 100] {
+                let zeros = Data(count: count)
+                let sql = "SELECT zeroblob(\(count)) AS b"
+                #expect(try Data.fetchOne(db, sql: sql) == zeros)
+                #expect(try DatabaseValue.fetchOne(db, sql: sql) == zeros.databaseValue)
+                try Row.fetchCursor(db, sql: sql).forEach { row throws in
+                    #expect(row["b"] as Data == zeros)
+                    #expect(row.dataNoCopy(atIndex: 0) == zeros)
+                    #expect(row[0] as DatabaseValue == zeros.databaseValue)
+                }
+                // The bytes of a blob as text: zero bytes are NUL bytes.
+                #expect(try String.fetchOne(db, sql: sql) == String(repeating: "\u{0}", count: count))
+            }
+        }
+    }
+
     @Test func textReadsAsItsUTF8Bytes() throws {
         let dbQueue = try DatabaseQueue()
         try dbQueue.read { db throws in
