@@ -3,7 +3,7 @@
 ///
 /// In generic code, a value of `KeyedDecodingContainer<Key>` (a resilient
 /// type) can only be made with its type metadata, which the runtime looks
-/// up by `Key` for every record: about 160 instructions, more than the
+/// up by `Key` for every record: about 330 instructions, more than the
 /// decoding of a small record's values. The encoder makes a reader once
 /// per cached container; its method finds that metadata in the reader's
 /// own. (The decoder's cached containers are readers themselves:
