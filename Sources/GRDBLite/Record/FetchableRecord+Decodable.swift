@@ -365,11 +365,11 @@ final class RowDecodingState {
         plan.unsafelyUnwrapped[planPosition &- 1].readsDefaultDates
     }
 
-    /// Remembers whether the column of a planned lookup reads its dates
-    /// with `.deferredToDate`.
-    func remember(readsDefaultDates: Bool, at position: Int) {
+    /// Remembers that the column of a planned lookup reads its dates with
+    /// `.deferredToDate`.
+    func rememberDefaultDates(at position: Int) {
         guard let plan, position >= 0, position < planCount else { return }
-        plan[position].readsDefaultDates = readsDefaultDates
+        plan[position].readsDefaultDates = true
     }
 
     /// Remembers the lookup of the key at the current position, after a
@@ -737,15 +737,9 @@ struct RowKeyedDecodingContainer<Record: FetchableRecord, Key: CodingKey>: Keyed
     @inline(__always)
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         if T.self == Date.self, let (sqliteStatement, column) = plannedColumn(forKey: key) {
-            // Unretained: the state is alive (see `unmanagedState`).
-            if unmanagedState._withUnsafeGuaranteedRef({ $0.lastPlannedColumnReadsDefaultDates }),
-               let date = Date.fromStatement(sqliteStatement, atUncheckedIndex: column)
-            {
-                // Unsafe: T is Date (a cast with `as!` is a runtime call).
-                return unsafeBitCast(date, to: T.self)
-            }
-            let date = try decodePlannedDate(sqliteStatement: sqliteStatement, column: column)
-            // Unsafe: T is Date.
+            let date = try plannedDefaultDate(sqliteStatement: sqliteStatement, column: column)
+                ?? decodePlannedDate(sqliteStatement: sqliteStatement, column: column)
+            // Unsafe: T is Date (a cast with `as!` is a runtime call).
             return unsafeBitCast(date, to: T.self)
         }
         return try decodeSlowly(T.self, forKey: key)
@@ -786,10 +780,7 @@ struct RowKeyedDecodingContainer<Record: FetchableRecord, Key: CodingKey>: Keyed
     @inline(__always)
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         if T.self == Date.self, let (sqliteStatement, column) = plannedColumn(forKey: key) {
-            // Unretained: the state is alive (see `unmanagedState`).
-            if unmanagedState._withUnsafeGuaranteedRef({ $0.lastPlannedColumnReadsDefaultDates }),
-               let date = Date.fromStatement(sqliteStatement, atUncheckedIndex: column)
-            {
+            if let date = plannedDefaultDate(sqliteStatement: sqliteStatement, column: column) {
                 // Unsafe: T is Date.
                 return unsafeBitCast(date, to: T.self)
             }
@@ -820,6 +811,17 @@ struct RowKeyedDecodingContainer<Record: FetchableRecord, Key: CodingKey>: Keyed
         return nil
     }
 
+    /// The date in the column that the plan has just found, if the plan
+    /// knows that it reads dates with `.deferredToDate` and the column
+    /// holds one; nil otherwise (`decodePlannedDate` then decides).
+    @inlinable
+    @inline(__always)
+    func plannedDefaultDate(sqliteStatement: SQLiteStatement, column: CInt) -> Date? {
+        // Unretained: the state is alive (see `unmanagedState`).
+        guard unmanagedState._withUnsafeGuaranteedRef({ $0.lastPlannedColumnReadsDefaultDates }) else { return nil }
+        return Date.fromStatement(sqliteStatement, atUncheckedIndex: column)
+    }
+
     /// The date in the column that the plan has just found, with the
     /// record's strategy for that column: the default strategy reads the
     /// column's bytes, as `RecordValueDecoding` does, without its generic
@@ -833,7 +835,7 @@ struct RowKeyedDecodingContainer<Record: FetchableRecord, Key: CodingKey>: Keyed
             // The plan entry of this column, before the record's code runs.
             let position = state.planPosition &- 1
             let strategy = Record.databaseDateDecodingStrategy(for: state.statementColumnNames[Int(column)])
-            if case .deferredToDate = strategy { state.remember(readsDefaultDates: true, at: position) }
+            if case .deferredToDate = strategy { state.rememberDefaultDates(at: position) }
             return strategy
         }
         if case .deferredToDate = strategy, let date = Date.fromStatement(sqliteStatement, atUncheckedIndex: column) {
