@@ -13,6 +13,7 @@ if [ "${DOCKER_BUILDKIT:-}" != 1 ] && ! "$docker" buildx version >/dev/null 2>&1
     echo "docker-test: legacy builder: a source edit recompiles the dependencies too;" \
          "DOCKER_BUILDKIT=1 avoids it." >&2
 fi
+Scripts/docker-context.py
 "$docker" build -t "$image" .
 "$docker" run --rm "$image" "$@"
 "$docker" run --rm "$image" bench --help >/dev/null

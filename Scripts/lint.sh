@@ -14,6 +14,8 @@
 #    spaces only (4 per level, see .swift-format), no trailing whitespace,
 #    a final newline, and lines of at most `lineLength` characters (120, as
 #    swift-nio), but for the lines of string literals and symbol links.
+# 3. The Docker image's files (Scripts/docker-context.py, without Docker):
+#    every committed file reaches the image, whose suite reads some of them.
 #
 # Don't run `swift format format` on whole files: it would rewrite the layout.
 set -euo pipefail
@@ -40,4 +42,5 @@ find "${paths[@]}" -name '*.swift' -print0 | LC_ALL=C xargs -0 awk -v max="$max"
 # A final newline ($(...) drops it: what remains of the last byte is empty).
 find "${paths[@]}" -name '*.swift' -exec sh -c '
     for file; do [ -z "$(tail -c 1 "$file")" ] || { echo "$file: no newline at the end"; exit 1; }; done' sh {} + || status=1
+Scripts/docker-context.py || status=1
 exit $status
