@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import GRDBLite
 
@@ -356,12 +357,22 @@ import GRDBLite
         }
     }
 
+    /// `execute` steps a SELECT through all its rows (a function in it runs
+    /// once per row) and discards them.
     @Test func selectRowsAreIgnoredByExecute() throws {
         try withPlayers { db throws in
             try db.execute(sql: "INSERT INTO player (name) VALUES ('a'), ('b')")
-            try db.execute(sql: "SELECT * FROM player")
-            let statement = try db.makeStatement(sql: "SELECT * FROM player")
+            let calls = Mutex(0)
+            db.add(function: DatabaseFunction("visit", argumentCount: 1, pure: false) { values in
+                calls.withLock { $0 += 1 }
+                return values[0]
+            })
+            try db.execute(sql: "SELECT visit(name) FROM player")
+            #expect(calls.withLock { $0 } == 2)
+            let statement = try db.makeStatement(sql: "SELECT visit(name) FROM player")
             try statement.execute()
+            #expect(calls.withLock { $0 } == 4)
+            #expect(db.changesCount == 2, "the last INSERT's count: the SELECTs changed nothing")
         }
     }
 

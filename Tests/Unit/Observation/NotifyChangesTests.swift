@@ -199,11 +199,26 @@ import Testing
         #expect(observer.events == ["didChange"])
     }
 
+    /// With no observer, the notification changes nothing, opens no
+    /// transaction, and leaves no pending change for an observer added later.
     @Test func withoutObserverItDoesNothing() throws {
         let dbQueue = try makePlayerDatabase()
+        try dbQueue.write { try $0.execute(sql: "INSERT INTO player (id, name) VALUES (1, 'a')") }
+        try dbQueue.writeWithoutTransaction { db in
+            let changes = db.totalChangesCount
+            try db.notifyChanges(in: .fullDatabase)
+            #expect(!db.isInsideTransaction)
+            #expect(db.totalChangesCount == changes)
+        }
         try dbQueue.write { db in
             try db.notifyChanges(in: .fullDatabase)
+            try db.notifyChanges(in: Table("player"))
         }
+        let observer = observer(tables: ["player", "team"])
+        dbQueue.add(transactionObserver: observer)
+        try dbQueue.write { try $0.execute(sql: "INSERT INTO team (id) VALUES (1)") }
+        #expect(observer.events == ["didChange insert team 1", "willCommit", "didCommit"])
+        #expect(try dbQueue.read { try String.fetchAll($0, sql: "SELECT name FROM player") } == ["a"])
     }
 
     // MARK: - Changes that are not reported

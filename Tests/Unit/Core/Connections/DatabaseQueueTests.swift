@@ -146,6 +146,9 @@ import TestSupport
         try dbQueue.close()
         try dbQueue.close()
         dbQueue.interrupt()
+        // Still closed, and still refusing accesses as after the first close.
+        let error = try #require(throws: DatabaseError.self) { try dbQueue.read { _ in } }
+        #expect(error.resultCode == .SQLITE_MISUSE)
     }
 
     @Test func closeInsideATransactionIsAnError() throws {

@@ -161,15 +161,20 @@ import GRDBLite
     @Test func sequentialAccessesAreNotReentrant() async throws {
         let a = try DatabaseQueue()
         let b = try DatabaseQueue()
-        func nestSynchronously() throws {
-            try a.write { _ in }
-            try b.write { _ in try a.read { _ in } }
+        try await a.write { try $0.execute(sql: "CREATE TABLE t (v)") }
+        let count: @Sendable () throws -> Int = { try a.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM t")! } }
+        func nestSynchronously() throws -> Int {
+            try a.write { try $0.execute(sql: "INSERT INTO t VALUES (1)") }
+            return try b.write { _ in try count() }
         }
+        var counts: [Int] = []
         for _ in 0..<3 {
-            try nestSynchronously()
-            try await a.write { _ in }
-            try await b.read { _ in try a.read { _ in } }
+            counts.append(try nestSynchronously())
+            try await a.write { try $0.execute(sql: "INSERT INTO t VALUES (2)") }
+            counts.append(try await b.read { _ in try count() })
         }
+        // Every access ran, in order, and each saw the writes before it.
+        #expect(counts == [1, 2, 3, 4, 5, 6])
     }
 
     // MARK: - Unsafe reentrant accesses (GRDB's DatabaseWriterTests, DatabaseReaderTests)
