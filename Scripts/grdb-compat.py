@@ -58,6 +58,9 @@ COMPAT = os.path.join(REPO, "Tests", "GRDBCompat")
 README = os.path.join(REPO, "README.md")
 TABLE_BEGIN = "<!-- grdb-compat-table: written by Scripts/grdb-compat.sh --record -->"
 TABLE_END = "<!-- /grdb-compat-table -->"
+DIFFERENCES = os.path.join(REPO, "Sources", "GRDBLite", "GRDBLite.docc", "DifferencesFromGRDB.md")
+FIGURES_BEGIN = "<!-- grdb-compat-figures: written by Scripts/grdb-compat.sh --record -->"
+FIGURES_END = "<!-- /grdb-compat-figures -->"
 
 ERROR_LINE = re.compile(r"^(/[^:\n]+\.swift):(\d+):(\d+): error: (.*)$")
 TEST_STARTED = re.compile(r"^Test Case '([^']+)\.([^'.]+)' started")
@@ -923,6 +926,42 @@ def update_readme(table_md, total, seconds):
         out.write(text[:start] + body + text[end:])
 
 
+def figures_text(table):
+    """The porting guide's figures, from the per-area counts: the tests that
+    pass on GRDB through its public API, and how many pass on GRDBLite."""
+    parts = []
+    total = [0, 0]
+    for area in AREAS:
+        counts = table[area]
+        public = counts[0] - counts[4]
+        if public == 0:
+            continue
+        total = [total[0] + counts[1], total[1] + public]
+        parts.append(f"{area} {counts[1]} of {public}")
+    percent = 100.0 * total[0] / max(total[1], 1)
+    return (f"{FIGURES_BEGIN}\n"
+            f"Of the {total[1]:,} GRDB {GRDB_VERSION} tests that pass on GRDB on Linux through its public API, "
+            f"{total[0]:,} pass on GRDBLite ({percent:.1f}%): {', '.join(parts)}.\n"
+            f"{FIGURES_END}")
+
+
+def update_figures(table, check=False):
+    """Writes the figures into the porting guide, or (check) says whether they
+    are those of Tests/GRDBCompat/results.tsv."""
+    with open(DIFFERENCES, encoding="utf-8") as source:
+        text = source.read()
+    if FIGURES_BEGIN not in text or FIGURES_END not in text:
+        die(f"{DIFFERENCES} has no {FIGURES_BEGIN} ... {FIGURES_END} section")
+    start = text.index(FIGURES_BEGIN)
+    end = text.index(FIGURES_END) + len(FIGURES_END)
+    body = figures_text(table)
+    if check:
+        return text[start:end] == body
+    with open(DIFFERENCES, "w", encoding="utf-8") as out:
+        out.write(text[:start] + body + text[end:])
+    return True
+
+
 def first_error(messages):
     line, message = messages[0]
     return f"{message} (line {line})"
@@ -996,7 +1035,16 @@ def main():
     parser.add_argument("--files", default="", help="only these GRDB test files (comma-separated globs)")
     parser.add_argument("--jobs", type=int, default=2, help="test processes at once (default 2)")
     parser.add_argument("--timeout", type=float, default=90, help="seconds of silence that make a hung test")
+    parser.add_argument("--figures", choices=["write", "check"],
+                        help="only write (or check) the porting guide's figures from results.tsv, without a run")
     args = parser.parse_args()
+    if args.figures:
+        rows = read_tsv(os.path.join(COMPAT, "results.tsv"))
+        if update_figures(count_table(rows), check=args.figures == "check"):
+            log(f"porting guide figures {'written' if args.figures == 'write' else 'match results.tsv'}")
+            return 0
+        die("the figures of DifferencesFromGRDB.md are not those of Tests/GRDBCompat/results.tsv: "
+            "run Scripts/grdb-compat.py --figures write")
     if args.files and (args.record or args.check):
         die("--files runs part of the suite: it can't --record or --check")
 
@@ -1110,7 +1158,8 @@ def lite_main(args, scratch, checkout, files, areas):
         with open(os.path.join(COMPAT, "passing-count"), "w") as out:
             out.write(f"{counted_passes(rows)}\n")
         update_readme(table_md, total, seconds)
-        log("recorded: Tests/GRDBCompat/results.tsv, passing-count, README.md")
+        update_figures(count_table(rows))
+        log("recorded: Tests/GRDBCompat/results.tsv, passing-count, README.md, DifferencesFromGRDB.md")
 
     if args.check:
         with open(os.path.join(COMPAT, "passing-count")) as source:

@@ -16,6 +16,7 @@
 #    swift-nio), but for the lines of string literals and symbol links.
 # 3. The Docker image's files (Scripts/docker-context.py, without Docker):
 #    every committed file reaches the image, whose suite reads some of them.
+# 4. The porting guide's figures are those of Tests/GRDBCompat/results.tsv.
 #
 # Don't run `swift format format` on whole files: it would rewrite the layout.
 set -euo pipefail
@@ -43,4 +44,5 @@ find "${paths[@]}" -name '*.swift' -print0 | LC_ALL=C xargs -0 awk -v max="$max"
 find "${paths[@]}" -name '*.swift' -exec sh -c '
     for file; do [ -z "$(tail -c 1 "$file")" ] || { echo "$file: no newline at the end"; exit 1; }; done' sh {} + || status=1
 Scripts/docker-context.py || status=1
+python3 Scripts/grdb-compat.py --figures check || status=1
 exit $status
