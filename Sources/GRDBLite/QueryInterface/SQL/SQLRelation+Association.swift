@@ -137,6 +137,34 @@ extension SQLRelation {
     /// The prefetched children, at the first level.
     var prefetchedChildren: [Child] { children.filter { !$0.isJoined } }
 
+    /// The prefetched children, where those through a pivot of the same key
+    /// and table share their pivots' filters, as in GRDB, which joins such
+    /// pivots as one association of that key:
+    ///
+    ///     // Both prefetches join `a` with cola2 = 'a1' AND cola2 <> 'a1'.
+    ///     B.including(all: B.hasMany(C.self, through: B.belongsTo(A.self).filter(cola2 == "a1"), ...).forKey("x"))
+    ///      .including(all: B.hasMany(C.self, through: B.belongsTo(A.self).filter(cola2 != "a1"), ...).forKey("y"))
+    ///
+    /// Give the pivots distinct keys (`forKey(_:)`) to filter them apart.
+    var prefetchedChildrenSharingPivots: [Child] {
+        let prefetched = prefetchedChildren
+        func pivotKey(_ child: Child) -> (String, CaseInsensitiveIdentifier)? {
+            guard child.association.steps.count > 1 else { return nil }
+            let pivot = child.association.steps[0]
+            return (pivot.key.singularName, CaseInsensitiveIdentifier(pivot.relation.source.tableName))
+        }
+        return prefetched.map { child in
+            guard let key = pivotKey(child) else { return child }
+            let sharing = prefetched.filter { other in pivotKey(other).map { $0 == key } ?? false }
+            guard sharing.count > 1 else { return child }
+            return child.with { child in
+                child.association.steps[0].relation.filter = sharing
+                    .map { $0.association.steps[0].relation.filter }
+                    .reduce(nil, Self.and)
+            }
+        }
+    }
+
     // MARK: - Merging
 
     /// The relation that has the clauses of both relations, or nil if they

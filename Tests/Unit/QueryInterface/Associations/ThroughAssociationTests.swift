@@ -79,6 +79,44 @@ private typealias Passport = Travel.Passport
         }
     }
 
+    /// As GRDB: two prefetches through pivots of the same key share their
+    /// pivots' filters (GRDB joins them as one pivot); pivots of distinct
+    /// keys keep their own.
+    @Test func prefetchesThroughPivotsOfOneKeyShareTheirFilters() throws {
+        try dbQueue.read { db throws in
+            func citizens(through passports: HasManyAssociation<Country, Passport>, key: String)
+                -> HasManyThroughAssociation<Country, Citizen>
+            {
+                Country.hasMany(Citizen.self, through: passports, using: Passport.citizen).forKey(key)
+            }
+            func prefetch(_ old: HasManyAssociation<Country, Passport>, _ recent: HasManyAssociation<Country, Passport>)
+                throws -> (statements: [String], rows: [Row])
+            {
+                let request = Country
+                    .including(all: citizens(through: old, key: "old").orderByPrimaryKey())
+                    .including(all: citizens(through: recent, key: "recent").orderByPrimaryKey())
+                    .filter(key: "DE")
+                var rows: [Row] = []
+                let statements = try recordedSQLWithWarmCache(db) { rows = try Row.fetchAll(db, request) }
+                return (statements, rows)
+            }
+            let old = Country.passports.filter(Column("issueYear") < 2014)
+            let recent = Country.passports.filter(Column("issueYear") >= 2014)
+            let shared = try prefetch(old, recent)
+            #expect(shared.statements.count == 3)
+            for statement in shared.statements.dropFirst() {
+                #expect(statement.contains(#"AND ("passport"."issueYear" < ?) AND ("passport"."issueYear" >= ?) AND"#))
+            }
+            #expect(shared.rows.map { $0.prefetchedRows["old"]?.count } == [0])
+            #expect(shared.rows.map { $0.prefetchedRows["recent"]?.count } == [0])
+
+            let apart = try prefetch(old.forKey("oldPassports"), recent.forKey("recentPassports"))
+            #expect(apart.statements.dropFirst().map { $0.contains(#""issueYear" >= ?"#) } == [false, true])
+            #expect(apart.rows.map { ($0["old"] as [Citizen]).map(\.name) } == [["Barbara"]])
+            #expect(apart.rows.map { ($0["recent"] as [Citizen]).map(\.name) } == [["Arthur"]])
+        }
+    }
+
     @Test func prefetchedFromTheOtherSide() throws {
         try dbQueue.read { db throws in
             let request = Citizen.including(all: Citizen.countries).orderByPrimaryKey()

@@ -38,7 +38,7 @@ extension SQLRelation {
     ///     // Prefetches the awards of each book's author, through author.
     ///     Book.including(required: Book.author.including(all: Author.awards))
     private var prefetches: [Prefetch] {
-        var result = prefetchedChildren.map { Prefetch(keyPath: [$0.key], association: $0.association) }
+        var result = prefetchedChildrenSharingPivots.map { Prefetch(keyPath: [$0.key], association: $0.association) }
         for child in joinedChildren {
             // The joined table, joined back by the prefetch request without
             // its own associations.
