@@ -62,11 +62,11 @@ struct ColumnLookup {
         // Unsafe casts below: the key's bytes, of the size checked, only
         // compared, never used as a key.
         switch size {
-        case 1: return UInt64(unsafeBitCast(key, to: UInt8.self)) // unsafe: see above
+        case 1: return UInt64(unsafeBitCast(key, to: UInt8.self)) // unsafe: a key of this size, as bits
         case 0: return 0
-        case 2: return UInt64(unsafeBitCast(key, to: UInt16.self)) // unsafe: see above
-        case 4: return UInt64(unsafeBitCast(key, to: UInt32.self)) // unsafe: see above
-        case 8: return unsafeBitCast(key, to: UInt64.self) // unsafe: see above
+        case 2: return UInt64(unsafeBitCast(key, to: UInt16.self)) // unsafe: a key of this size, as bits
+        case 4: return UInt64(unsafeBitCast(key, to: UInt32.self)) // unsafe: a key of this size, as bits
+        case 8: return unsafeBitCast(key, to: UInt64.self) // unsafe: a key of this size, as bits
         default: return nil
         }
     }

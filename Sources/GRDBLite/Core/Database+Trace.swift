@@ -102,6 +102,6 @@ extension Database {
                 trace(.statement(event))
             }
             return 0
-        }, Unmanaged.passUnretained(self).toOpaque()) // Unmanaged, unretained: see above
+        }, Unmanaged.passUnretained(self).toOpaque()) // Unmanaged, unretained: the connection outlives its trace hook
     }
 }

@@ -169,7 +169,7 @@ public final class Database {
                 // Unmanaged, unretained: the connection removes this handler before it goes away.
                 let db = Unmanaged<Database>.fromOpaque(dbPointer!).takeUnretainedValue()
                 return db.busyCallback!(Int(tries)) ? 1 : 0
-            }, Unmanaged.passUnretained(self).toOpaque()) // Unmanaged, unretained: see above
+            }, Unmanaged.passUnretained(self).toOpaque()) // Unmanaged, unretained: the connection outlives its handler
         }
         if let trace = configuration.trace {
             self.trace { trace($0.description) }

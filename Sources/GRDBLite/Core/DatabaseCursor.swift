@@ -73,7 +73,7 @@ struct StatementStepper {
     // `columnLookup` and keeps the connection's memory (unowned reference);
     // `step` checks the access before anything else uses the connection.
     @usableFromInline let statement: Unmanaged<Statement>
-    // Unmanaged, unretained: the statement retains its connection's memory (see above).
+    // Unmanaged, unretained: the statement retains its connection's memory.
     @usableFromInline let database: Unmanaged<Database>
     @usableFromInline let columnLookup: UnsafeMutablePointer<ColumnLookup>
 
@@ -83,7 +83,7 @@ struct StatementStepper {
         // Unmanaged, unretained: the cursor that owns this stepper retains
         // the statement, which keeps its connection's memory.
         self.statement = Unmanaged.passUnretained(statement)
-        // Unmanaged, unretained: see above.
+        // Unmanaged, unretained: the statement, which the cursor retains, keeps its connection's memory.
         self.database = Unmanaged.passUnretained(statement.database)
         self.columnLookup = statement.columnLookup
     }

@@ -58,7 +58,7 @@ final class StatementAuthorizer {
             // Unmanaged, unretained: the database that retains the authorizer removes it in uninstall.
             Unmanaged<StatementAuthorizer>.fromOpaque(pointer!).takeUnretainedValue()
                 .authorize(action, arg1, arg2)
-        }, Unmanaged.passUnretained(self).toOpaque()) // Unmanaged, unretained: see above
+        }, Unmanaged.passUnretained(self).toOpaque()) // Unmanaged, unretained: removed in uninstall, before it goes
     }
 
     func uninstall(from db: Database) {

@@ -83,7 +83,6 @@ extension FTS5Tokenizer {
                     tokenCallback: { context, flags, pToken, nToken, _, _ in
                         guard let context else { return SQLITE_ERROR }
                         // Unretained: the collector outlives the tokenization.
-                        // unretained: see above
                         let collector = Unmanaged<TokenCollector>.fromOpaque(context).takeUnretainedValue()
                         guard let token = String(ftsToken: pToken, count: nToken) else { return SQLITE_OK }
                         collector.tokens.append((token, FTS5TokenFlags(rawValue: flags)))

@@ -49,7 +49,7 @@ extension EncodableRecord where Self: Encodable {
 /// by the thread that set `isBusy` (between `begin` and `end`); other
 /// threads use a cache of their own.
 @usableFromInline
-// @unchecked Sendable: see above.
+// @unchecked Sendable: only the thread that set `isBusy` uses the other properties.
 final class RecordEncoderCache: @unchecked Sendable {
     @usableFromInline let isBusy = Atomic<Bool>(false)
     // Unchecked exclusivity, for all properties below: they are used for
@@ -59,31 +59,31 @@ final class RecordEncoderCache: @unchecked Sendable {
     @usableFromInline @exclusivity(unchecked) var container: UnsafeMutablePointer<PersistenceContainer>?
     /// Counts the calls of `encode(to:)`: an encoder of a finished call
     /// must not write into the container of the running one.
-    // Unchecked exclusivity: see above.
+    // Unchecked exclusivity: only the thread that holds `isBusy` uses it.
     @usableFromInline @exclusivity(unchecked) var call: UInt = 0
     /// The cached keyed container: its record and key types, and its box
     /// (`noType` and nil if none).
-    // Unchecked exclusivity: see above.
+    // Unchecked exclusivity: only the thread that holds `isBusy` uses it.
     @usableFromInline @exclusivity(unchecked) var cachedRecord = RecordEncoderCache.noType
-    // Unchecked exclusivity: see above.
+    // Unchecked exclusivity: only the thread that holds `isBusy` uses it.
     @usableFromInline @exclusivity(unchecked) var cachedKey = RecordEncoderCache.noType
-    // Unchecked exclusivity: see above.
+    // Unchecked exclusivity: only the thread that holds `isBusy` uses it.
     @usableFromInline @exclusivity(unchecked) var cachedBox: AnyObject?
     /// The ``CodingContainerReader`` of the cached box.
-    // Unchecked exclusivity: see above.
+    // Unchecked exclusivity: only the thread that holds `isBusy` uses it.
     @usableFromInline @exclusivity(unchecked) var cachedReader: AnyObject?
     /// The type of the record of the running `encode(to:)` (kept
     /// afterwards): the encoder is not generic, so that building it costs
     /// no lookup of its type's metadata.
-    // Unchecked exclusivity: see above.
+    // Unchecked exclusivity: only the thread that holds `isBusy` uses it.
     @usableFromInline @exclusivity(unchecked) var recordType: any EncodableRecord.Type = NoRecord.self
     /// Where the cached keyed container writes: armed with `container`
     /// when the container is given out, disarmed by `end()`.
-    // Unchecked exclusivity: see above.
+    // Unchecked exclusivity: only the thread that holds `isBusy` uses it.
     @usableFromInline @exclusivity(unchecked) var target: RecordEncodingTarget
     /// The targets of the other keyed containers given out during the
     /// running call, which are not cached.
-    // Unchecked exclusivity: see above.
+    // Unchecked exclusivity: only the thread that holds `isBusy` uses it.
     @usableFromInline @exclusivity(unchecked) var otherTargets: [RecordEncodingTarget] = []
 
     /// The identifier of no record or key type, in `cachedRecord` and
@@ -269,7 +269,7 @@ final class RecordEncodingTarget {
         guard count > 0 else { return }
         // Unsafe: the addresses are compared, never dereferenced.
         let sameNames = verifiedNames.withUnsafeBufferPointer { lhs in
-            // Unsafe: see above.
+            // Unsafe: the base addresses are compared, never dereferenced.
             container.pointee.names.withUnsafeBufferPointer { rhs in lhs.baseAddress == rhs.baseAddress }
         }
         let verified: Int
@@ -292,7 +292,7 @@ final class RecordEncodingTarget {
         // the call resets `fastCount` first (slow paths, other containers,
         // nested records), and so does the end of the call.
         fastValues = container.pointee.values.withUnsafeMutableBufferPointer { $0.baseAddress }
-        // Unsafe: see above.
+        // Unsafe: kept after the closure; valid while `keyBits` is unchanged (each change resets `fastCount` first).
         fastBits = keyBits.withUnsafeBufferPointer { $0.baseAddress }
         fastCount = verified
     }

@@ -443,7 +443,7 @@ final class RowDecodingState {
 /// ``OwningRowKeyedDecodingContainer`` otherwise.
 @usableFromInline
 struct RowKeyedDecodingContainer<Record: FetchableRecord, Key: CodingKey>: KeyedDecodingContainerProtocol {
-    /// Unmanaged: see above.
+    /// Unmanaged: the row's decoder cache, or an owning container, keeps the state alive.
     @usableFromInline let unmanagedState: Unmanaged<RowDecodingState>
     /// Whether keys are column names (`.useDefaultKeys`).
     @usableFromInline let usesDefaultKeys: Bool
@@ -490,7 +490,7 @@ struct RowKeyedDecodingContainer<Record: FetchableRecord, Key: CodingKey>: Keyed
         guard let row = unmanagedState._withUnsafeGuaranteedRef({ $0.unmanagedRow }) else {
             RowDecodingState.rowIsGone()
         }
-        // Unretained: the row is alive (see above).
+        // Unretained: the state, alive, holds the row until it is released.
         return try row._withUnsafeGuaranteedRef(body)
     }
 

@@ -92,7 +92,7 @@ public struct PersistenceContainer: Sendable {
             // Unsafe: the former value holds no reference, so overwriting
             // it without destroying it leaks nothing.
             values.withUnsafeMutableBufferPointer { buffer in
-                // Unsafe: see above.
+                // Unsafe: initializes over a number or NULL, whose storage needs no destruction.
                 (buffer.baseAddress.unsafelyUnwrapped + position).initialize(to: value)
             }
         case .string, .blob:

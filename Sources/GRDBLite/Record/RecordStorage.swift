@@ -46,7 +46,7 @@ final class RecordStorage: SchemaDependentCache {
             guard self.type == type, self.conflict == conflict, columnCount == container.setCount else { return false }
             // Unsafe: the addresses are compared, never dereferenced.
             let sameBuffer = names.withUnsafeBufferPointer { lhs in
-                // Unsafe: see above.
+                // Unsafe: the base addresses are compared, never dereferenced.
                 container.names.withUnsafeBufferPointer { rhs in lhs.baseAddress == rhs.baseAddress }
             }
             if sameBuffer { return true }
