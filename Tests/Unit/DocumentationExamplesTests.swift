@@ -164,9 +164,14 @@ private struct Book: Codable, FetchableRecord, PersistableRecord {
         let testFiles = try files.contentsOfDirectory(atPath: unit.path)
             .filter { $0.hasPrefix("ReadmeExamples") || $0 == "DocumentationExamplesTests.swift" }
         #expect(testFiles.count >= 5)
+        // The record macros' examples run in Tests/Macros, whose target
+        // depends on GRDBLiteMacros.
+        let macros = root.appendingPathComponent("Tests/Macros")
+        let macroFiles = try files.contentsOfDirectory(atPath: macros.path)
+            .filter { $0.hasPrefix("ReadmeExamples") }.map { macros.appendingPathComponent($0) }
         var held = ""
-        for name in testFiles {
-            for line in try String(contentsOf: unit.appendingPathComponent(name), encoding: .utf8)
+        for file in testFiles.map({ unit.appendingPathComponent($0) }) + macroFiles {
+            for line in try String(contentsOf: file, encoding: .utf8)
                 .split(separator: "\n", omittingEmptySubsequences: false)
             {
                 var code = Self.code(of: Substring(line))
