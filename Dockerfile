@@ -26,8 +26,10 @@
 # With an old Docker: DOCKER_BUILDKIT=1 docker build ...
 
 # The packages' skeleton: the target folders, each with one stub Swift file instead of its
-# sources, plus the non-Swift files SwiftPM reads (module maps, headers). It changes only
-# when targets are added or removed, so the dependency layer below stays cached.
+# sources, plus the non-Swift files SwiftPM reads (module maps, headers, C sources); the
+# documents (articles, reports) stay as empty files, so that editing them changes nothing
+# here. It changes only when targets are added or removed, so the dependency layer below
+# stays cached.
 FROM swift:6.3-bookworm AS skeleton
 WORKDIR /src
 COPY Sources Sources
@@ -45,7 +47,9 @@ RUN set -eu; \
         find "$target" -name '*.swift' -delete; \
         printf '%s\n' "$stub" > "$target/DockerStub.swift"; \
     done; \
-    find Sources Tests Benchmarks/Sources -type d -empty -delete
+    find Sources Tests Benchmarks/Sources -type d -empty -delete; \
+    find Sources Tests Benchmarks/Sources -type f \( -name '*.md' -o -name '*.tsv' -o -name '*.txt' \
+        -o -name passing-count \) -exec sh -c ': > "$1"' sh {} \;
 
 FROM swift:6.3-bookworm AS tests
 RUN export DEBIAN_FRONTEND=noninteractive \
