@@ -11,6 +11,8 @@
 //     grdblite-crash-writer hold PATH rollback|wal
 //         Opens an IMMEDIATE transaction that inserts a row in `t`, prints
 //         "locked", waits for a line on stdin, commits, prints "committed".
+//     grdblite-crash-writer allocations PATH pool
+//         Counts the allocations of `await dbPool.read` (see AllocationCount).
 //
 // Errors go to stderr, with exit status 1.
 import Foundation
@@ -88,6 +90,7 @@ func writeThroughAPool() throws -> Never {
 
 do {
     if command == "write" && mode == "pool" { try writeThroughAPool() }
+    if command == "allocations" { try AllocationCount.run(path: path) }
     let dbQueue = try DatabaseQueue(path: path, configuration: configuration(mode))
     switch command {
     case "write":

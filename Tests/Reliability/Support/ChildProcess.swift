@@ -38,9 +38,14 @@ final class ChildProcess {
     private let stdin = Pipe()
     private var buffer: [UInt8] = []
 
-    init(_ arguments: [String]) throws {
+    /// Starts the child with `arguments`, and `environment` added to this
+    /// process's environment.
+    init(_ arguments: [String], environment: [String: String] = [:]) throws {
         process.executableURL = try crashWriterURL()
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         process.standardOutput = stdout
         process.standardError = stderr
         process.standardInput = stdin

@@ -17,6 +17,11 @@ struct Compare: ParsableCommand {
             glibc, so the ratio keeps GRDBLite's own share and cancels most of what another \
             machine's CPU changes in SQLite's and glibc's code (see the README).
 
+            Another Swift compiler or SQLite moves every count: compare refuses (exit 2) when the \
+            reports' Swift compiler or any side's SQLite version or library differ, unless \
+            --accept-environment is given. A figure the baseline lacks is unknown: a warning, never \
+            a failure.
+
             The baseline is Benchmarks/baseline.json; after a deliberate change, update it with \
             `Scripts/bench-instructions.sh --quick --output Benchmarks/baseline.json` and commit it.
             """)
@@ -29,6 +34,9 @@ struct Compare: ParsableCommand {
 
     @Option(help: "The largest worsening of GRDBLite's instruction ratio to raw C that passes, in percent.")
     var threshold = Compare.defaultThreshold
+
+    @Flag(help: "Compare even when the Swift compiler or SQLite differs from the baseline's (a warning then).")
+    var acceptEnvironment = false
 
     /// See the README: run-to-run variation of the ratios is under 0.1%,
     /// CPU variants of glibc move them by up to about 1%.
@@ -45,7 +53,8 @@ struct Compare: ParsableCommand {
             progress("error: can't read the reports: \(error)")
             throw ExitCode(2)
         }
-        let comparison = Comparison(baseline: base, current: now, threshold: threshold)
+        let comparison = Comparison(
+            baseline: base, current: now, threshold: threshold, acceptsEnvironment: acceptEnvironment)
         printReport(comparison.markdown)
         if let reason = comparison.incomparable {
             progress("error: \(reason)")
@@ -67,7 +76,7 @@ struct Comparison {
     /// GRDBLite's regressions.
     var failures: [String] = []
 
-    init(baseline: InstructionReport, current: InstructionReport, threshold: Double) {
+    init(baseline: InstructionReport, current: InstructionReport, threshold: Double, acceptsEnvironment: Bool = false) {
         var lines: [String] = []
         lines.append(
             "Baseline: \(baseline.date), \(baseline.machine.cpu), \(baseline.tool); \(baseline.software.sqliteSummary)."
@@ -83,6 +92,24 @@ struct Comparison {
             lines.append("**Not comparable**: \(incomparable!).")
             markdown = lines.joined(separator: "\n") + "\n"
             return
+        }
+        let environment = EnvironmentCheck(baseline: baseline.software, current: current.software)
+        for unknown in environment.unknowns {
+            lines.append("**Warning**: \(unknown): the counts may have moved for that reason alone.")
+            lines.append("")
+        }
+        if !environment.differences.isEmpty {
+            let differences = environment.differences.joined(separator: "; ")
+            if acceptsEnvironment {
+                lines.append("**Warning** (accepted with --accept-environment): \(differences).")
+                lines.append("")
+            } else {
+                incomparable =
+                    "\(differences): every count may move for that reason alone. Compare reports of the same "
+                    + "toolchain and SQLite, or pass --accept-environment (then regenerate the baseline)"
+                lines.append("**Not comparable**: \(incomparable!).")
+                lines.append("")
+            }
         }
         if baseline.guestCPU != current.guestCPU {
             lines.append(
@@ -190,5 +217,38 @@ struct Comparison {
 
     static func signedPercent(_ value: Double) -> String {
         String(format: "%+.2f%%", value)
+    }
+}
+
+/// What the counts depend on besides GRDBLite: the Swift compiler and each
+/// side's SQLite, compared between two reports.
+struct EnvironmentCheck {
+    /// What differs: compare refuses unless told to accept it.
+    var differences: [String] = []
+    /// What the baseline doesn't say (an older report): warnings.
+    var unknowns: [String] = []
+
+    init(baseline: SoftwareInfo, current: SoftwareInfo) {
+        switch (baseline.swiftCompiler, current.swiftCompiler) {
+        case (SoftwareInfo.unknown, _), (_, SoftwareInfo.unknown):
+            unknowns.append(
+                "the Swift compiler is unknown (baseline: \(baseline.swiftCompiler); current: \(current.swiftCompiler))")
+        case let (old, new) where old != new:
+            differences.append("the Swift compiler differs (baseline: \(old); current: \(new))")
+        default:
+            break
+        }
+        for side in Side.allCases {
+            guard let new = current.sqliteBySide[side.rawValue] else { continue }
+            guard let old = baseline.sqliteBySide[side.rawValue] else {
+                unknowns.append("the baseline doesn't say which SQLite \(side.title) ran on (current: \(new.version))")
+                continue
+            }
+            if (old.version, old.library) != (new.version, new.library) {
+                differences.append(
+                    "\(side.title)'s SQLite differs (baseline: \(old.version), \(old.library); "
+                        + "current: \(new.version), \(new.library))")
+            }
+        }
     }
 }

@@ -61,6 +61,9 @@ struct SoftwareInfo: Codable {
     /// jemalloc's `version` mallctl, and the library `malloc` resolves to.
     var allocator: String
 
+    /// What a report written before a figure existed says of it.
+    static let unknown = "unknown"
+
     /// The peers' versions: keep in step with Benchmarks/Package.swift.
     static let peerVersions = ["GRDB": "7.10.0", "SQLiteNIO": "1.13.2", "SQLiteKit": "4.5.2", "SQLKit": "3.36.0"]
 
@@ -78,6 +81,19 @@ struct SoftwareInfo: Codable {
         return sidesByInfo.map { info, sides in
             "\(sides.map(\.title).joined(separator: ", ")): SQLite \(info.version) (\(info.library), THREADSAFE=\(info.threadsafe), \(info.connectionMode) connections)"
         }.joined(separator: "; ")
+    }
+}
+
+extension SoftwareInfo {
+    /// Decodes older reports too: a missing compiler reads as
+    /// ``unknown``, missing SQLite figures as none.
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        swiftCompiler = try container.decodeIfPresent(String.self, forKey: .swiftCompiler) ?? Self.unknown
+        buildConfiguration = try container.decode(String.self, forKey: .buildConfiguration)
+        sqliteBySide = try container.decodeIfPresent([String: SQLiteInfo].self, forKey: .sqliteBySide) ?? [:]
+        peers = try container.decode([String: String].self, forKey: .peers)
+        allocator = try container.decode(String.self, forKey: .allocator)
     }
 }
 

@@ -131,31 +131,29 @@ public final class DatabasePool: Sendable {
     public func close() throws {
         let context = AccessContext.current
         context.preconditionNotAccessing(self, description: description)
-        try readers.barrier {
-            try writer.sync(context, owner: self) { db in
-                guard let db else { return } // closed already
-                try db.rollbackIfNeeded()
-                if db.isInsideTransaction {
-                    throw DatabaseError(
-                        resultCode: .SQLITE_MISUSE, message: "can't close a database inside a transaction")
-                }
-                // Nothing closes if the writer can't.
-                try db.prepareToClose()
-                // The readers close first: the last connection to close,
-                // the writer, checkpoints the WAL and removes it.
-                var readerError: (any Error)?
-                for reader in readers.allReaders {
-                    do {
-                        try reader.closeNow()
-                    } catch {
-                        readerError = readerError ?? error
-                        reader.closeIfNeeded()
-                    }
-                }
-                readers.markClosed()
-                try writer.closeNow()
-                if let readerError { throw readerError }
+        try readers.barrier(onWriter: writer, context, owner: self) { db in
+            guard let db else { return } // closed already
+            try db.rollbackIfNeeded()
+            if db.isInsideTransaction {
+                throw DatabaseError(
+                    resultCode: .SQLITE_MISUSE, message: "can't close a database inside a transaction")
             }
+            // Nothing closes if the writer can't.
+            try db.prepareToClose()
+            // The readers close first: the last connection to close,
+            // the writer, checkpoints the WAL and removes it.
+            var readerError: (any Error)?
+            for reader in readers.allReaders {
+                do {
+                    try reader.closeNow()
+                } catch {
+                    readerError = readerError ?? error
+                    reader.closeIfNeeded()
+                }
+            }
+            readers.markClosed()
+            try writer.closeNow()
+            if let readerError { throw readerError }
         }
     }
 
@@ -413,12 +411,9 @@ public final class DatabasePool: Sendable {
     public func barrierWriteWithoutTransaction<T>(_ updates: (Database) throws -> T) throws -> T {
         let context = AccessContext.current
         context.preconditionNotAccessing(self, description: description)
-        return try readers.barrier {
-            try writer.sync(context, owner: self) { db in
-                guard let db else { throw DatabaseError.connectionIsClosed() }
-                readers.waitUntilNoReaderIsInUse()
-                return try updates(db)
-            }
+        return try readers.barrier(onWriter: writer, context, owner: self) { db in
+            guard let db else { throw DatabaseError.connectionIsClosed() }
+            return try updates(db)
         }
     }
 
@@ -434,14 +429,9 @@ public final class DatabasePool: Sendable {
     public func asyncBarrierWriteWithoutTransaction(
         _ updates: @escaping @Sendable (Result<Database, any Error>) -> Void
     ) {
-        readers.waitingQueue.async { [self] in
-            readers.barrier {
-                writer.sync(.none, owner: self) { db in
-                    guard let db else { return updates(.failure(DatabaseError.connectionIsClosed())) }
-                    readers.waitUntilNoReaderIsInUse()
-                    updates(.success(db))
-                }
-            }
+        readers.asyncBarrier(onWriter: writer, owner: self) { db in
+            guard let db else { return updates(.failure(DatabaseError.connectionIsClosed())) }
+            updates(.success(db))
         }
     }
 

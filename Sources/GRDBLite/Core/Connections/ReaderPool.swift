@@ -9,7 +9,9 @@ import Foundation
 /// end: ``DatabasePool/barrierWriteWithoutTransaction(_:)-9tcsu``,
 /// `close()` and `releaseMemory()` use them. An access that runs on the
 /// pool's writer may take a reader while a barrier waits (the barrier
-/// waits for the writer anyway: blocking the reader would deadlock).
+/// waits for the writer anyway: blocking the reader would deadlock), so a
+/// barrier that runs on the writer waits again, there, for those readers:
+/// see ``barrier(onWriter:_:owner:_:)``.
 // @unchecked Sendable: the state is only used under `condition`'s lock.
 final class ReaderPool: @unchecked Sendable {
     typealias MakeReader = (_ index: Int, _ owner: AnyObject) throws -> SerializedConnection
@@ -26,9 +28,10 @@ final class ReaderPool: @unchecked Sendable {
     private var createdCount = 0
     private var isClosed = false
 
-    /// A serial queue where asynchronous accesses wait for a reader: at
-    /// most one thread waits, however many accesses are waiting.
-    let waitingQueue: DispatchQueue
+    /// A serial queue where asynchronous accesses wait for a reader, and
+    /// asynchronous barriers for the readers in use: at most one thread
+    /// waits, however many accesses are waiting.
+    private let waitingQueue: DispatchQueue
 
     init(maximumCount: Int, label: String, makeReader: @escaping MakeReader) {
         self.maximumCount = maximumCount
@@ -130,25 +133,71 @@ final class ReaderPool: @unchecked Sendable {
         if close { reader.closeIfNeeded() }
     }
 
+    // MARK: - Barriers
+
     /// Runs `body` once no reader is in use, with new readers held back
     /// until it returns.
+    ///
+    /// Readers taken by an access on the writer bypass barriers: one may
+    /// be in use while `body` runs. A barrier that must see no reader in
+    /// use runs on the writer, with ``barrier(onWriter:_:owner:_:)``.
     func barrier<T>(_ body: () throws -> T) rethrows -> T {
+        holdBackReaders()
+        defer { stopHoldingBackReaders() }
+        return try body()
+    }
+
+    /// Runs `body` on `writer` (the pool's writer), once no reader is in
+    /// use, with new readers held back until it returns.
+    ///
+    /// The barrier first waits for the readers in use, then for the
+    /// writer, where it waits again for the readers that accesses on the
+    /// writer took meanwhile, bypassing it: `body` runs while no reader is
+    /// in use, and none starts but those `body` takes itself.
+    func barrier<T>(
+        onWriter writer: SerializedConnection, _ context: AccessContext, owner: AnyObject,
+        _ body: (Database?) throws -> T) rethrows -> T
+    {
+        holdBackReaders()
+        defer { stopHoldingBackReaders() }
+        return try writer.sync(context, owner: owner) { db in
+            waitUntilNoReaderIsInUse()
+            return try body(db)
+        }
+    }
+
+    /// Runs ``barrier(onWriter:_:owner:_:)`` without blocking the caller:
+    /// the barrier waits on the queue where asynchronous accesses wait for
+    /// readers.
+    func asyncBarrier(
+        onWriter writer: SerializedConnection, owner: AnyObject,
+        _ body: @escaping @Sendable (Database?) -> Void)
+    {
+        // unsafe: the owner only crosses to the waiting queue to identify the access.
+        let owner = UncheckedSendable(owner)
+        waitingQueue.async { [self] in
+            barrier(onWriter: writer, .none, owner: owner.value, body)
+        }
+    }
+
+    /// Holds new readers back (but those that bypass barriers), and waits
+    /// until no reader is in use.
+    private func holdBackReaders() {
         condition.withLock {
             barrierCount += 1
             while inUseCount > 0 { condition.wait() }
         }
-        defer {
-            condition.withLock {
-                barrierCount -= 1
-                condition.broadcast()
-            }
-        }
-        return try body()
     }
 
-    /// Inside a barrier: waits until the readers taken by the writer while
-    /// the barrier waited are back.
-    func waitUntilNoReaderIsInUse() {
+    private func stopHoldingBackReaders() {
+        condition.withLock {
+            barrierCount -= 1
+            condition.broadcast()
+        }
+    }
+
+    /// Inside a barrier: waits until the readers that bypassed it are back.
+    private func waitUntilNoReaderIsInUse() {
         condition.withLock {
             while inUseCount > 0 { condition.wait() }
         }

@@ -504,4 +504,56 @@ import TestSupport
             try check(events.value == ["concurrent read", "read 0", "barrier 1"], "\(events.value)")
         }
     }
+
+    /// While a barrier waits for the writer, the write in progress starts a
+    /// concurrent read, whose reader bypasses the barrier: the barrier
+    /// still runs only once that read is over, never while a reader is in
+    /// use.
+    @Test(arguments: [false, true])
+    func aBarrierWaitsForTheReadsOfTheWriteItWaitedFor(async: Bool) async throws {
+        try await Self.withPool { dbPool in
+            let writing = DispatchSemaphore(value: 0)
+            let barrierWaits = DispatchSemaphore(value: 0)
+            let reading = DispatchSemaphore(value: 0)
+            let releaseRead = DispatchSemaphore(value: 0)
+            let barrierDone = DispatchSemaphore(value: 0)
+            let events = LockedValue<[String]>([])
+            try runOnThreads([
+                {
+                    try dbPool.writeWithoutTransaction { _ in
+                        writing.signal()
+                        try barrierWaits.waitOrThrow()
+                        dbPool.asyncConcurrentRead { _ in
+                            reading.signal()
+                            _ = releaseRead.wait(timeout: .now() + stepTimeout)
+                            events.update { $0.append("read") }
+                        }
+                    }
+                },
+                {
+                    // Whatever happens, the read ends.
+                    defer { releaseRead.signal() }
+                    try writing.waitOrThrow()
+                    let barrier: @Sendable () -> Void = {
+                        events.update { $0.append("barrier") }
+                        barrierDone.signal()
+                    }
+                    if async {
+                        dbPool.asyncBarrierWriteWithoutTransaction { _ in barrier() }
+                    } else {
+                        Thread { try? dbPool.barrierWriteWithoutTransaction { _ in barrier() } }.start()
+                    }
+                    // A moment for the barrier to start waiting for the
+                    // writer (the test holds either way).
+                    try check(barrierDone.wait(timeout: .now() + 0.1) == .timedOut, "the barrier ran during a write")
+                    barrierWaits.signal()
+                    try reading.waitOrThrow()
+                    try check(barrierDone.wait(timeout: .now() + 0.2) == .timedOut, "the barrier ran during a read")
+                    releaseRead.signal()
+                    try barrierDone.waitOrThrow()
+                },
+            ])
+            try check(events.value == ["read", "barrier"], "\(events.value)")
+        }
+    }
 }
