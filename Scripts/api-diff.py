@@ -5,8 +5,9 @@ Both modules' public symbols come from `swift-symbolgraph-extract
 -minimum-access-level public` (extensions of other modules' types
 included: `Optional`, `Collection`, `Decimal`...). A symbol is its kind
 and its path with argument labels, module names removed:
-`func.op SQLSubquery.==(_:_:)`, `method Cursor.dropFirst()`. Overloads
-that differ only by types are one symbol.
+`func.op SQLSubquery.==(_:_:)`, `method Cursor.dropFirst()` (static and
+instance members alike: `property Inflections.default`). Overloads that
+differ only by types are one symbol.
 
 GRDB's module is built from its SwiftPM checkout (the benchmark's, or one
 resolved in the scratch folder, as Scripts/grdb-compat.py finds it), with
@@ -24,6 +25,7 @@ line: `api-surface: N of M GRDB public symbols present (P%)`.
 import argparse
 import importlib.util
 import json
+import math
 import os
 import subprocess
 import sys
@@ -99,7 +101,7 @@ def extract(module, modules, includes, out_dir, logfile):
     for name in os.listdir(out_dir):
         os.remove(os.path.join(out_dir, name))
     command = [toolchain_tool("swift-symbolgraph-extract"), "-module-name", module, "-target", target_triple(),
-               "-I", modules, "-module-cache-path", os.path.join(out_dir, "..", "ModuleCache")]
+               "-I", modules, "-module-cache-path", os.path.join(os.path.dirname(out_dir), f"ModuleCache-{module}")]
     for include in includes:
         command += ["-I", include]
     command += sqlite_flags() + ["-minimum-access-level", "public", "-output-dir", out_dir]
@@ -111,7 +113,9 @@ def extract(module, modules, includes, out_dir, logfile):
         with open(os.path.join(out_dir, name)) as graph:
             for symbol in json.load(graph)["symbols"]:
                 kind = symbol["kind"]["identifier"]
-                kind = kind[len("swift."):] if kind.startswith("swift.") else kind
+                # `swift.type.method` and `swift.method` are both `method`:
+                # a static member is the same API name as an instance one.
+                kind = kind.removeprefix("swift.").removeprefix("type.")
                 symbols.add(f"{kind} {'.'.join(symbol['pathComponents'])}")
     return symbols
 
@@ -211,7 +215,7 @@ def main():
     for symbol in unexcused:
         print(f"api-surface: missing, not excluded: {symbol}")
     present = len(grdb & lite)
-    print(f"api-surface: {present} of {len(grdb)} GRDB public symbols present ({100 * present / len(grdb):.1f}%)")
+    print(f"api-surface: {present} of {len(grdb)} GRDB public symbols present ({math.floor(1000 * present / len(grdb)) / 10:.1f}%)")
     return 1 if unexcused else 0
 
 
