@@ -30,7 +30,7 @@ public struct Configuration: Sendable {
 
     /// The journal mode the connection sets up (ignored when read-only).
     /// A ``DatabasePool`` always uses WAL.
-    public var journalMode: JournalMode = .default
+    public var journalMode: JournalModeConfiguration = .default
 
     /// The maximum number of reader connections of a ``DatabasePool`` or
     /// ``DatabaseSnapshotPool``: how many reads run in parallel. Default 5.
@@ -105,6 +105,29 @@ public struct Configuration: Sendable {
     /// whatever its value.
     public var allowsUnsafeTransactions = false
 
+    /// Whether the connections listen to ``Database/suspendNotification``
+    /// and ``Database/resumeNotification``: a suspended connection
+    /// interrupts its current statement, and refuses the statements that
+    /// would lock the database file until it is resumed. Default false.
+    public var observesSuspensionNotifications = false
+
+    /// The quality of service of database accesses, ignored when
+    /// ``targetQueue`` or ``writeTargetQueue`` is set. Default
+    /// `.userInitiated`.
+    public var qos: DispatchQoS = .userInitiated
+
+    /// The quality of service of read-only accesses: the one of
+    /// ``targetQueue``, or ``qos``.
+    public var readQoS: DispatchQoS {
+        targetQueue?.qos ?? qos
+    }
+
+    /// The quality of service of accesses that can write: the one of
+    /// ``writeTargetQueue`` or ``targetQueue``, or ``qos``.
+    public var writeQoS: DispatchQoS {
+        writeTargetQueue?.qos ?? targetQueue?.qos ?? qos
+    }
+
     var setups: [@Sendable (Database) throws -> Void] = []
 
     /// Adds a function that runs each time a connection opens, after
@@ -114,7 +137,7 @@ public struct Configuration: Sendable {
     }
 
     /// The journal mode of a connection.
-    public enum JournalMode: Sendable {
+    public enum JournalModeConfiguration: Sendable {
         /// SQLite's default (a rollback journal) for a ``DatabaseQueue``,
         /// WAL for a ``DatabasePool``.
         case `default`
@@ -131,6 +154,6 @@ public struct Configuration: Sendable {
         if let target {
             return DispatchQueue(label: label, target: target)
         }
-        return DispatchQueue(label: label)
+        return DispatchQueue(label: label, qos: readonly ? readQoS : writeQoS)
     }
 }

@@ -64,8 +64,13 @@ extension Cursor {
     }
 
     /// A cursor without its first `n` elements.
-    public func dropFirst(_ n: Int = 1) -> DropFirstCursor<Self> {
+    public func dropFirst(_ n: Int) -> DropFirstCursor<Self> {
         DropFirstCursor(self, n)
+    }
+
+    /// A cursor without its first element.
+    public func dropFirst() -> DropFirstCursor<Self> {
+        dropFirst(1)
     }
 
     /// A cursor of (offset, element) pairs, offsets from zero.
@@ -79,11 +84,16 @@ extension Cursor {
     }
 
     /// All elements but the last `n` (the cursor is read to its end).
-    public func dropLast(_ n: Int = 1) throws -> [Element] {
+    public func dropLast(_ n: Int) throws -> [Element] {
         precondition(n >= 0, "Can't drop a negative number of elements from a cursor")
         var elements = try Array(self)
         elements.removeLast(Swift.min(n, elements.count))
         return elements
+    }
+
+    /// All elements but the last (the cursor is read to its end).
+    public func dropLast() throws -> [Element] {
+        try dropLast(1)
     }
 
     /// The last `maxLength` elements at most (the cursor is read to its

@@ -261,6 +261,7 @@ extension Database {
         }
         if accessIsCancelled.load(ordering: .relaxed) {
             try checkCancellation(before: statement)
+            try checkSuspension(before: statement)
         }
         executionObserver?.statementWillExecute(statement)
         if let selectionRecorder {

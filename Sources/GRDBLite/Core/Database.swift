@@ -49,8 +49,10 @@ public final class Database {
 
     /// The thread that is currently allowed to use the connection (0: none).
     @usableFromInline let accessOwner = Atomic<UInt>(0)
-    /// Whether the task of the running asynchronous access is cancelled:
-    /// its statements then fail with `CancellationError`.
+    /// Whether the task of the running asynchronous access is cancelled
+    /// (its statements then fail with `CancellationError`), or the
+    /// connection is suspended: whether statements need the checks of
+    /// `checkCancellation(before:)` and `checkSuspension(before:)`.
     @usableFromInline let accessIsCancelled = Atomic(false)
     let accessCancellation = Locked(AccessCancellation())
 
@@ -364,6 +366,10 @@ public final class Database {
         var isCancelled = false
         /// Nesting of ``ignoringCancellation(_:)``.
         var ignoringDepth = 0
+        /// Whether the connection is suspended (see `suspend()`).
+        var isSuspended = false
+        /// The journal mode read by the first suspension check ("wal"...).
+        var journalMode: String?
     }
 
     /// Cancels the running access, from any thread: the running statement
@@ -382,7 +388,7 @@ public final class Database {
     func uncancelAccess() {
         accessCancellation.withLock { state in
             state.isCancelled = false
-            accessIsCancelled.store(false, ordering: .relaxed)
+            accessIsCancelled.store(state.isSuspended, ordering: .relaxed)
         }
     }
 

@@ -12,9 +12,29 @@ import Foundation
 /// }
 /// db.add(collation: byLength)
 /// ```
-public final class DatabaseCollation: Hashable, Sendable {
+public final class DatabaseCollation: Identifiable, Hashable, Sendable {
+    /// Identifies a collation in SQLite: its name, compared
+    /// case-insensitively (ASCII letters only, as SQLite does).
+    public struct ID: Hashable, Sendable {
+        let name: CaseInsensitiveIdentifier
+
+        /// Two identifiers are equal when their names are, ignoring the
+        /// case of ASCII letters.
+        public static func == (lhs: ID, rhs: ID) -> Bool {
+            lhs.name == rhs.name
+        }
+
+        /// Hashes the name, ignoring the case of ASCII letters.
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(name)
+        }
+    }
+
     /// The name of the collation.
     public let name: String
+
+    /// The identifier of the collation: its name.
+    public var id: ID { ID(name: CaseInsensitiveIdentifier(name)) }
     let compare: @Sendable (String, String) -> ComparisonResult
 
     /// A collation that compares with `function`.

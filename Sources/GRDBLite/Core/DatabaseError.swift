@@ -1,4 +1,5 @@
 import CSQLite
+import Foundation
 
 /// An SQLite result code, primary (`SQLITE_CONSTRAINT`) or extended
 /// (`SQLITE_CONSTRAINT_UNIQUE`).
@@ -383,4 +384,32 @@ extension DatabaseError {
 
 extension DatabaseError: CustomDebugStringConvertible {
     public var debugDescription: String { "DatabaseError(\(description))" }
+}
+
+extension DatabaseError {
+    /// Whether the error comes from an interrupted statement
+    /// (`SQLITE_INTERRUPT`, after ``DatabaseReader/interrupt()`` or a
+    /// suspension) or an aborted one (`SQLITE_ABORT`).
+    public var isInterruptionError: Bool {
+        let code = resultCode
+        return code == .SQLITE_INTERRUPT || code == .SQLITE_ABORT
+    }
+}
+
+/// As an `NSError`: the domain `GRDB.DatabaseError` (GRDB's), the extended
+/// result code, and the description.
+extension DatabaseError: CustomNSError {
+    /// `"GRDB.DatabaseError"`, as in GRDB, so that code matching the
+    /// domain of bridged errors keeps working.
+    public static var errorDomain: String { "GRDB.DatabaseError" }
+
+    /// The extended result code.
+    public var errorCode: Int { Int(extendedResultCode.rawValue) }
+
+    /// The description, and SQLite's message as the failure reason.
+    public var errorUserInfo: [String: Any] {
+        var userInfo: [String: Any] = [NSLocalizedDescriptionKey: description]
+        if let message { userInfo[NSLocalizedFailureReasonErrorKey] = message }
+        return userInfo
+    }
 }

@@ -15,9 +15,10 @@ import Foundation
 /// message (and its SQLite code, for a ``DatabaseError``).
 // @unchecked Sendable: immutable; only the aggregate's metatype is not
 // Sendable to the compiler, and a metatype holds no state.
-public final class DatabaseFunction: Hashable, @unchecked Sendable {
-    /// Identifies a function in SQLite: its name and number of arguments.
-    struct ID: Hashable {
+public final class DatabaseFunction: Identifiable, Hashable, @unchecked Sendable {
+    /// Identifies a function in SQLite: its name (ASCII letters compared
+    /// case-insensitively) and number of arguments.
+    public struct ID: Hashable, Sendable {
         let name: CaseInsensitiveIdentifier
         let argumentCount: CInt
     }
@@ -34,7 +35,8 @@ public final class DatabaseFunction: Hashable, @unchecked Sendable {
         case aggregate(any DatabaseAggregate.Type)
     }
 
-    var id: ID { ID(name: CaseInsensitiveIdentifier(name), argumentCount: argumentCount) }
+    /// The identifier of the function: its name and number of arguments.
+    public var id: ID { ID(name: CaseInsensitiveIdentifier(name), argumentCount: argumentCount) }
 
     /// Whether the function is an aggregate.
     var isAggregate: Bool {

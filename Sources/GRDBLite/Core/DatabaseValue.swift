@@ -17,6 +17,19 @@ import Foundation
 public struct DatabaseValue: Hashable, Sendable {
     /// The SQLite storage class and value.
     public enum Storage: Equatable, Sendable {
+        /// Whether the storages are identical: unlike ``DatabaseValue``,
+        /// the integer 1 and the real 1.0 differ.
+        public static func == (lhs: Storage, rhs: Storage) -> Bool {
+            switch (lhs, rhs) {
+            case (.null, .null): true
+            case let (.int64(lhs), .int64(rhs)): lhs == rhs
+            case let (.double(lhs), .double(rhs)): lhs == rhs
+            case let (.string(lhs), .string(rhs)): lhs == rhs
+            case let (.blob(lhs), .blob(rhs)): lhs == rhs
+            default: false
+            }
+        }
+
         case null
         case int64(Int64)
         case double(Double)

@@ -16,6 +16,9 @@ extension Row {
             self.names = row.scopeNames.sorted()
         }
 
+        /// The position of a scope, in the order of ``names``.
+        public typealias Index = Int
+
         public var startIndex: Int { 0 }
         public var endIndex: Int { names.count }
         public func index(after i: Int) -> Int { i + 1 }

@@ -140,12 +140,17 @@ extension Database {
         .function("JSON_TYPE", [value.sqlExpression, path.sqlExpression])
     }
 
-    /// `JSON_VALID(value)`: 1 for well-formed JSON, 0 otherwise; with
-    /// `options`, `JSON_VALID(value, flags)` (SQLite 3.45+; an older
-    /// SQLite fails with its own error).
+    /// `JSON_VALID(value)`: 1 for well-formed JSON text, 0 otherwise.
+    public static func jsonIsValid(_ value: some SQLExpressible) -> SQLExpression {
+        .function("JSON_VALID", [value.sqlExpression])
+    }
+
+    /// `JSON_VALID(value, flags)`: 1 for JSON valid under `options`
+    /// (SQLite 3.45+; an older SQLite fails with its own error), or
+    /// `JSON_VALID(value)` when `options` is nil.
     public static func jsonIsValid(
         _ value: some SQLExpressible,
-        options: JSONValidationOptions? = nil) -> SQLExpression
+        options: JSONValidationOptions?) -> SQLExpression
     {
         guard let options else {
             return .function("JSON_VALID", [value.sqlExpression])
@@ -159,12 +164,21 @@ extension Database {
         .function("JSON_QUOTE", [value.sqlExpression.jsonBuilderExpression])
     }
 
+    /// `JSON_GROUP_ARRAY(value) [FILTER (WHERE filter)]`: the aggregate
+    /// JSON array of the values of a group.
+    public static func jsonGroupArray(
+        _ value: some SQLExpressible,
+        filter: (any SQLSpecificExpressible)? = nil) -> SQLExpression
+    {
+        jsonGroupArray(value, orderBy: nil, filter: filter)
+    }
+
     /// `JSON_GROUP_ARRAY(value [ORDER BY ordering]) [FILTER (WHERE filter)]`:
     /// the aggregate JSON array of the values of a group. An ordering
     /// needs SQLite 3.44+ (older ones fail with their own syntax error).
     public static func jsonGroupArray(
         _ value: some SQLExpressible,
-        orderBy ordering: (any SQLOrderingTerm)? = nil,
+        orderBy ordering: (any SQLOrderingTerm)?,
         filter: (any SQLSpecificExpressible)? = nil) -> SQLExpression
     {
         .aggregate(

@@ -22,6 +22,9 @@ public struct AsyncValueObservation<Element: Sendable>: AsyncSequence, Sendable 
         self.start = start
     }
 
+    /// The iterator of the values.
+    public typealias AsyncIterator = Iterator
+
     public func makeAsyncIterator() -> Iterator {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: Element.self, bufferingPolicy: bufferingPolicy)
         let cancellable = start(

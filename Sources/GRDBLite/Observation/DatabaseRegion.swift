@@ -194,7 +194,13 @@ extension DatabaseRegion {
     }
 }
 
-extension DatabaseRegion: Equatable { }
+extension DatabaseRegion: Equatable {
+    /// Two regions are equal when they hold the same tables, columns and
+    /// rows (table names compared case-insensitively).
+    public static func == (lhs: DatabaseRegion, rhs: DatabaseRegion) -> Bool {
+        lhs.tableRegions == rhs.tableRegions
+    }
+}
 
 extension DatabaseRegion: CustomStringConvertible {
     /// For example `player(*),team(id,name)[1,2]`.

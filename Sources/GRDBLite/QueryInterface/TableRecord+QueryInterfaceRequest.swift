@@ -305,9 +305,11 @@ extension TableRecord where Self: Identifiable, ID: DatabaseValueConvertible {
     public static func filter(ids: some Collection<ID>) -> QueryInterfaceRequest<Self> {
         all().filter(ids: ids)
     }
+}
 
-    /// A request of the ids.
-    public static func selectID() -> QueryInterfaceRequest<ID> {
+extension TableRecord {
+    /// A request of the ids (the single-column primary key).
+    public static func selectID() -> QueryInterfaceRequest<Self.ID> where Self: Identifiable {
         all().selectID()
     }
 }

@@ -97,15 +97,6 @@ extension MutablePersistableRecord {
     public func exists(_ db: Database) throws -> Bool {
         try PersistenceEngine(db, self).exists()
     }
-
-    /// The error for the missing row of this record.
-    public func recordNotFound(_ db: Database) -> any Error {
-        do {
-            return try PersistenceEngine(db, self).recordNotFound()
-        } catch {
-            return error
-        }
-    }
 }
 
 /// How insertions and updates resolve constraint conflicts.

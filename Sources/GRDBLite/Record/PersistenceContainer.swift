@@ -163,6 +163,9 @@ public struct PersistenceContainer: Sendable {
 }
 
 extension PersistenceContainer: RandomAccessCollection {
+    /// The position of a (column, value) pair.
+    public typealias Index = Int
+
     public var startIndex: Int { 0 }
     public var endIndex: Int { setCount }
 

@@ -7,7 +7,7 @@ struct PersistenceEngine {
     let primaryKey: PrimaryKeyInfo
     let container: PersistenceContainer
 
-    init<Record: MutablePersistableRecord>(_ db: Database, _ record: Record) throws {
+    init<Record: TableRecord & EncodableRecord>(_ db: Database, _ record: Record) throws {
         self.db = db
         // The dynamic type: a `Record` subclass has its own table.
         self.tableName = type(of: record).databaseTableName

@@ -209,6 +209,19 @@ extension TableRecord {
     }
 }
 
+extension TableRecord where Self: EncodableRecord {
+    /// The error for the missing row of this record:
+    /// ``RecordError/recordNotFound(databaseTableName:key:)`` with its
+    /// primary key, or the error that prevented reading the key.
+    public func recordNotFound(_ db: Database) -> any Error {
+        do {
+            return try PersistenceEngine(db, self).recordNotFound()
+        } catch {
+            return error
+        }
+    }
+}
+
 extension TableRecord where Self: Identifiable, ID: DatabaseValueConvertible {
     /// Whether a row has this primary key.
     public static func exists(_ db: Database, id: ID) throws -> Bool {

@@ -389,7 +389,7 @@ import TestSupport
     }
 
     /// Opens the file and reads and writes everything it can.
-    static func exercise(path: String, journalMode: Configuration.JournalMode, budget: WorkBudget) throws {
+    static func exercise(path: String, journalMode: Configuration.JournalModeConfiguration, budget: WorkBudget) throws {
         var config = Configuration()
         config.journalMode = journalMode
         config.allowsUnsafeTransactions = true

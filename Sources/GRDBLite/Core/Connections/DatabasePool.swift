@@ -32,6 +32,10 @@ public final class DatabasePool: Sendable {
     private let writer: SerializedConnection
     private let readers: ReaderPool
     private let snapshotCount = AtomicCounter()
+    /// Suspends the writer on ``Database/suspendNotification``, with
+    /// ``Configuration/observesSuspensionNotifications`` (readers in WAL
+    /// mode take no lock that needs it).
+    private let suspensionObserver: SuspensionObserver?
 
     /// The configuration of the pool.
     public var configuration: Configuration { writer.db.configuration }
@@ -48,7 +52,13 @@ public final class DatabasePool: Sendable {
     public init(path: String, configuration: Configuration = Configuration()) throws {
         precondition(configuration.maximumReaderCount > 0, "configuration.maximumReaderCount must be at least 1")
         let label = configuration.label ?? "GRDBLite.DatabasePool"
-        writer = try SerializedConnection(path: path, description: "\(label).writer", configuration: configuration)
+        let writer = try SerializedConnection(
+            path: path, description: "\(label).writer", configuration: configuration)
+        self.writer = writer
+        suspensionObserver = SuspensionObserver(
+            configuration,
+            suspend: { [weak writer] in if !configuration.readonly { writer?.suspend() } },
+            resume: { [weak writer] in writer?.resume() })
         let readerConfiguration = Self.readerConfiguration(configuration)
         readers = ReaderPool(maximumCount: configuration.maximumReaderCount, label: label) { index, owner in
             let reader = try SerializedConnection(
@@ -179,6 +189,39 @@ public final class DatabasePool: Sendable {
         } else {
             readers.barrier { readers.removeAvailableReaders() }
         }
+    }
+
+    /// Suspends the writer (see ``Database/suspendNotification``).
+    func suspend() {
+        if !configuration.readonly { writer.suspend() }
+    }
+
+    /// Resumes the writer (see ``Database/resumeNotification``).
+    func resume() {
+        writer.resume()
+    }
+
+    /// Frees memory without blocking: the readers close once their
+    /// current access ends (or free their caches, with
+    /// ``Configuration/persistentReadOnlyConnections``), and the writer
+    /// frees its caches after its pending accesses.
+    public func releaseMemoryEventually() {
+        if configuration.persistentReadOnlyConnections {
+            for reader in readers.allReaders {
+                reader.async(owner: self) { $0?.releaseMemory() }
+            }
+        } else {
+            readers.invalidateReaders()
+        }
+        writer.async(owner: self) { $0?.releaseMemory() }
+    }
+
+    /// Closes the read-only connections, even with
+    /// ``Configuration/persistentReadOnlyConnections``: the next reads
+    /// open new ones. Reads in progress are not interrupted; their
+    /// connections close when they end.
+    public func invalidateReadOnlyConnections() {
+        readers.invalidateReaders()
     }
 
     // MARK: - Reading

@@ -29,6 +29,9 @@ import Foundation
 public final class DatabaseQueue: Sendable {
     private let connection: SerializedConnection
     private var db: Database { connection.db }
+    /// Suspends the connection on ``Database/suspendNotification``, with
+    /// ``Configuration/observesSuspensionNotifications``.
+    private let suspensionObserver: SuspensionObserver?
 
     /// The configuration of the connection.
     public var configuration: Configuration { db.configuration }
@@ -41,7 +44,12 @@ public final class DatabaseQueue: Sendable {
     ///   database, or if `prepareDatabase` throws.
     public init(path: String, configuration: Configuration = Configuration()) throws {
         let label = configuration.label ?? "GRDBLite.DatabaseQueue"
-        connection = try SerializedConnection(path: path, description: label, configuration: configuration)
+        let connection = try SerializedConnection(path: path, description: label, configuration: configuration)
+        self.connection = connection
+        suspensionObserver = SuspensionObserver(
+            configuration,
+            suspend: { [weak connection] in connection?.suspend() },
+            resume: { [weak connection] in connection?.resume() })
         // `prepareDatabase` runs as an access of this queue, nested in the
         // caller's accesses, if any.
         try connection.setUp(owner: self)
@@ -79,6 +87,16 @@ public final class DatabaseQueue: Sendable {
     /// `SQLITE_INTERRUPT`. Safe to call from any thread, and after `close()`.
     public func interrupt() {
         connection.interrupt()
+    }
+
+    /// Suspends the connection (see ``Database/suspendNotification``).
+    func suspend() {
+        connection.suspend()
+    }
+
+    /// Resumes the connection (see ``Database/resumeNotification``).
+    func resume() {
+        connection.resume()
     }
 
     /// Frees as much memory as possible (nothing to free after `close()`).

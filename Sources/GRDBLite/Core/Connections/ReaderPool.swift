@@ -27,6 +27,9 @@ final class ReaderPool: @unchecked Sendable {
     private var barrierCount = 0
     private var createdCount = 0
     private var isClosed = false
+    /// Readers in use when the readers were invalidated: closed when
+    /// they come back.
+    private var invalidated: [SerializedConnection] = []
 
     /// A serial queue where asynchronous accesses wait for a reader, and
     /// asynchronous barriers for the readers in use: at most one thread
@@ -122,7 +125,9 @@ final class ReaderPool: @unchecked Sendable {
         let close = condition.withLock {
             inUseCount -= 1
             condition.broadcast()
-            if discard || isClosed {
+            let wasInvalidated = invalidated.contains { $0 === reader }
+            if wasInvalidated { invalidated.removeAll { $0 === reader } }
+            if discard || isClosed || wasInvalidated {
                 readers.removeAll { $0 === reader }
                 return true
             }
@@ -215,6 +220,20 @@ final class ReaderPool: @unchecked Sendable {
             let removed = available
             available.removeAll()
             readers.removeAll { reader in removed.contains { $0 === reader } }
+            return removed
+        }
+        for reader in removed { reader.closeIfNeeded() }
+    }
+
+    /// Closes the available readers now, and the readers in use when
+    /// their access ends, without waiting: the next accesses open new
+    /// readers.
+    func invalidateReaders() {
+        let removed = condition.withLock {
+            let removed = available
+            available.removeAll()
+            readers.removeAll { reader in removed.contains { $0 === reader } }
+            invalidated = readers
             return removed
         }
         for reader in removed { reader.closeIfNeeded() }

@@ -198,6 +198,18 @@ final class SerializedConnection: @unchecked Sendable {
             if !closed { db.interrupt() }
         }
     }
+
+    /// Suspends the connection, from any thread, unless it is closed.
+    func suspend() {
+        closed.withLock { closed in
+            if !closed { db.suspend() }
+        }
+    }
+
+    /// Resumes the connection, from any thread.
+    func resume() {
+        db.resume()
+    }
 }
 
 /// A value that crosses to another thread although its type is not

@@ -135,14 +135,27 @@ extension SQL: SQLSpecificExpressible {
 }
 
 extension Sequence where Element == SQL {
-    /// The literals joined with a separator.
+    /// The literals joined with a separator (raw SQL, not a literal).
     public func joined(separator: String = "") -> SQL {
-        var result = SQL(elements: [])
-        for (index, literal) in enumerated() {
-            if index > 0 && !separator.isEmpty { result.append(sql: separator) }
-            result += literal
+        SQL(joining: self, separator: separator)
+    }
+}
+
+extension Collection where Element == SQL {
+    /// The literals joined with a separator (raw SQL, not a literal).
+    public func joined(separator: String = "") -> SQL {
+        SQL(joining: self, separator: separator)
+    }
+}
+
+extension SQL {
+    /// The literals joined with a raw SQL separator.
+    init(joining literals: some Sequence<SQL>, separator: String) {
+        self.init(elements: [])
+        for (index, literal) in literals.enumerated() {
+            if index > 0 && !separator.isEmpty { append(sql: separator) }
+            self += literal
         }
-        return result
     }
 }
 

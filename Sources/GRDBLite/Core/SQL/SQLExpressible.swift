@@ -8,8 +8,9 @@ public protocol SQLExpressible {
 /// An expression that is not a plain value: columns and built expressions.
 /// It can be selected and used for ordering.
 ///
-/// Only GRDBLite types adopt it, so that its operators (`Column("a") == 1`)
-/// never overload the operators of standard or user types.
+/// Only GRDBLite types adopt it (and optionals of them), so that its
+/// operators (`Column("a") == 1`) never overload the operators of standard
+/// or user types.
 public protocol SQLSpecificExpressible: SQLExpressible, SQLSelectable, SQLOrderingTerm { }
 
 extension SQLSpecificExpressible {

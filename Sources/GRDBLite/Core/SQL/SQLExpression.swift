@@ -175,20 +175,20 @@ extension SQLExpression {
     static func binary(_ op: BinaryOperator, _ lhs: SQLExpression, _ rhs: SQLExpression) -> SQLExpression {
         // `a COLLATE x < b` reads better as `a < b COLLATE x`: same meaning.
         if case let .collated(lhs, collation) = lhs.impl {
-            return binary(op, lhs, rhs).collating(collation)
+            return binary(op, lhs, rhs).withCollation(collation)
         }
         if case let .collated(rhs, collation) = rhs.impl {
-            return binary(op, lhs, rhs).collating(collation)
+            return binary(op, lhs, rhs).withCollation(collation)
         }
         return SQLExpression(impl: .binary(op, lhs, rhs))
     }
 
     static func compare(_ op: ComparisonOperator, _ lhs: SQLExpression, _ rhs: SQLExpression) -> SQLExpression {
         if case let .collated(lhs, collation) = lhs.impl {
-            return compare(op, lhs, rhs).collating(collation)
+            return compare(op, lhs, rhs).withCollation(collation)
         }
         if case let .collated(rhs, collation) = rhs.impl {
-            return compare(op, lhs, rhs).collating(collation)
+            return compare(op, lhs, rhs).withCollation(collation)
         }
         return SQLExpression(impl: .compare(op, lhs, rhs))
     }
@@ -207,7 +207,7 @@ extension SQLExpression {
         isNegated: Bool = false) -> SQLExpression
     {
         if case let .collated(expression, collation) = expression.impl {
-            return between(expression, lowerBound, upperBound, isNegated: isNegated).collating(collation)
+            return between(expression, lowerBound, upperBound, isNegated: isNegated).withCollation(collation)
         }
         return SQLExpression(impl: .between(expression, lowerBound, upperBound, isNegated: isNegated))
     }
@@ -284,12 +284,12 @@ extension SQLExpression {
 
     /// `self COLLATE collation`. For `IN`, the collation applies to the
     /// left operand, which is what SQLite honors.
-    func collating(_ collation: Database.CollationName) -> SQLExpression {
+    func withCollation(_ collation: Database.CollationName) -> SQLExpression {
         switch impl {
         case let .in(expression, collection, isNegated):
-            return .in(expression.collating(collation), collection, isNegated: isNegated)
+            return .in(expression.withCollation(collation), collection, isNegated: isNegated)
         case let .associative(op, operands):
-            return .associative(op, operands.map { $0.collating(collation) })
+            return .associative(op, operands.map { $0.withCollation(collation) })
         default:
             return SQLExpression(impl: .collated(self, collation))
         }
@@ -316,7 +316,7 @@ extension SQLExpression {
         case let .exists(subquery, isNegated):
             return SQLExpression(impl: .exists(subquery, isNegated: !isNegated))
         case let .collated(expression, collation):
-            return expression.negated.collating(collation)
+            return expression.negated.withCollation(collation)
         case .resolved(let resolver):
             return SQLExpression(impl: .resolved(resolver.negated))
         default:
@@ -335,7 +335,7 @@ extension SQLExpression {
             }
         }
         if case let .collated(expression, collation) = impl {
-            return expression.isBoolean(value).collating(collation)
+            return expression.isBoolean(value).withCollation(collation)
         }
         return SQLExpression(impl: .compare(.equal, self, .value(value.databaseValue)))
     }

@@ -47,6 +47,14 @@ public protocol SQLSubqueryable: SQLSpecificExpressible {
     var sqlSubquery: SQLSubquery { get }
 }
 
+/// A subquery is an expression, with the operators and methods of
+/// expressions: `request.sqlSubquery > 10`, `subquery.contains(id)`.
+extension SQLSubquery: SQLSubqueryable {
+    /// The subquery itself.
+    @available(*, deprecated, message: "Already SQLSubquery")
+    public var sqlSubquery: SQLSubquery { self }
+}
+
 extension SQLSubqueryable {
     /// The subquery as a value: `(SELECT ...)`.
     public var sqlExpression: SQLExpression { .subquery(sqlSubquery) }

@@ -3,9 +3,39 @@ import CSQLite
 // An optional is NULL when nil. Reading NULL or a missing column gives nil;
 // a value that does not convert to the wrapped type is still an error.
 
-extension Optional: SQLExpressible where Wrapped: DatabaseValueConvertible { }
+// An optional expression is NULL when nil, and its wrapped expression
+// otherwise: `Column?` and `SQLExpression?` are expressions, with their
+// operators (`optionalColumn == 1`), orderings and selections.
 
-extension Optional: StatementBinding where Wrapped: DatabaseValueConvertible { }
+extension Optional: SQLExpressible where Wrapped: SQLExpressible {
+    /// The wrapped expression, or NULL.
+    public var sqlExpression: SQLExpression {
+        self?.sqlExpression ?? .null
+    }
+}
+
+extension Optional: SQLOrderingTerm where Wrapped: SQLOrderingTerm {
+    /// The wrapped ordering, or NULL.
+    public var sqlOrdering: SQLOrdering {
+        self?.sqlOrdering ?? .expression(.null)
+    }
+}
+
+extension Optional: SQLSelectable where Wrapped: SQLSelectable {
+    /// The wrapped selection, or NULL.
+    public var sqlSelection: SQLSelection {
+        self?.sqlSelection ?? .expression(.null)
+    }
+}
+
+extension Optional: SQLSpecificExpressible where Wrapped: SQLSpecificExpressible { }
+
+extension Optional: StatementBinding where Wrapped: StatementBinding {
+    public func bind(to sqliteStatement: SQLiteStatement, at index: CInt) -> CInt {
+        if let self { return self.bind(to: sqliteStatement, at: index) }
+        return sqlite3_bind_null(sqliteStatement, index)
+    }
+}
 
 extension Optional: DatabaseValueConvertible where Wrapped: DatabaseValueConvertible {
     public var databaseValue: DatabaseValue {
@@ -21,11 +51,6 @@ extension Optional: DatabaseValueConvertible where Wrapped: DatabaseValueConvert
     }
 
     public static func fromMissingColumn() -> Self? { .some(.none) }
-
-    public func bind(to sqliteStatement: SQLiteStatement, at index: CInt) -> CInt {
-        if let self { return self.bind(to: sqliteStatement, at: index) }
-        return sqlite3_bind_null(sqliteStatement, index)
-    }
 }
 
 extension Optional: StatementColumnConvertible where Wrapped: StatementColumnConvertible {

@@ -518,4 +518,7 @@ public protocol DerivableRequest<RowDecoder>: TypedRequest, AggregatingRequest, 
 {
     /// A request that returns distinct rows: `SELECT DISTINCT`.
     func distinct() -> Self
+
+    /// The request, with `cte` in its `WITH` clause.
+    func with<T>(_ cte: CommonTableExpression<T>) -> Self
 }

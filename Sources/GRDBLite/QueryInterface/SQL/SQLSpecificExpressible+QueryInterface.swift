@@ -31,13 +31,13 @@ extension SQLSpecificExpressible {
     /// The expression compared with a collation:
     /// `Column("name").collating(.nocase) == "arthur"`.
     public func collating(_ collation: Database.CollationName) -> SQLExpression {
-        sqlExpression.collating(collation)
+        sqlExpression.withCollation(collation)
     }
 
     /// The expression compared with a custom collation:
     /// `order { $0.name.collating(.localizedCaseInsensitiveCompare) }`.
     public func collating(_ collation: DatabaseCollation) -> SQLExpression {
-        sqlExpression.collating(Database.CollationName(rawValue: collation.name))
+        sqlExpression.withCollation(Database.CollationName(rawValue: collation.name))
     }
 }
 

@@ -17,8 +17,8 @@ import TestSupport
 
     // MARK: - WAL
 
-    @Test(arguments: [Configuration.JournalMode.default, .wal])
-    func thePoolIsInWALMode(journalMode: Configuration.JournalMode) throws {
+    @Test(arguments: [Configuration.JournalModeConfiguration.default, .wal])
+    func thePoolIsInWALMode(journalMode: Configuration.JournalModeConfiguration) throws {
         try Self.withDirectory { directory in
             var configuration = Configuration()
             configuration.journalMode = journalMode

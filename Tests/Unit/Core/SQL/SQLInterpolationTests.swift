@@ -103,3 +103,21 @@ import Testing
         #expect(databaseQuestionMarks(count: 3) == "?,?,?")
     }
 }
+
+/// `joined(separator:)` on collections and sequences of literals: the
+/// separator is raw SQL, the arguments of each literal are kept in order.
+@Suite struct SQLJoinedTests {
+    @Test func literalsJoinWithARawSeparator() throws {
+        let parts: [SQL] = ["SELECT \(1) AS v", "UNION ALL", "SELECT \(2)"]
+        let joined = parts.joined(separator: " ")
+        let fromSequence = parts.lazy.filter { _ in true }.joined(separator: " ")
+        try DatabaseQueue().read { db throws in
+            #expect(try Int.fetchAll(db, SQLRequest<Int>(literal: joined)) == [1, 2])
+            #expect(try Int.fetchAll(db, SQLRequest<Int>(literal: fromSequence)) == [1, 2])
+            let (sql, arguments) = try joined.build(db)
+            #expect(sql == "SELECT ? AS v UNION ALL SELECT ?")
+            #expect(arguments == [1, 2])
+        }
+        #expect([SQL]().joined(separator: ", ").isEmpty)
+    }
+}

@@ -71,3 +71,28 @@ import GRDBLite
         #expect(stderr.contains(#"could not decode Int from database value NULL - column: "score""#))
     }
 }
+
+/// An optional expression is the wrapped expression, or NULL.
+@Suite struct OptionalExpressionTests {
+    @Test func operatorsAndMethodsApplyToOptionalExpressions() throws {
+        let dbQueue = try QueryInterfaceFixtures.makeDatabase()
+        try dbQueue.read { db throws in
+            let score: Column? = QueryInterfaceFixtures.Player.Columns.score
+            let missing: Column? = nil
+            let table = Table("player")
+            let (sql, arguments) = try sqlAndArguments(db, table.filter(score >= 500).order(score.desc))
+            #expect(sql == #"SELECT * FROM "player" WHERE "score" >= ? ORDER BY "score" DESC"#)
+            #expect(arguments == [500])
+            #expect(try table.filter(score == 1000).fetchCount(db) == 2)
+            #expect(try Int.fetchOne(db, table.select(missing ?? 3).limit(1)) == 3)
+            #expect(try Row.fetchOne(db, table.select(missing).limit(1))?[0] as Int? == nil)
+
+            let name: SQLExpression? = Column("name").sqlExpression
+            #expect(try String.fetchOne(db, table.select(name.uppercased).order(Column("id")).limit(1)) == "ARTHUR")
+            let (ordered, _) = try sqlAndArguments(db, table.select(Column("id")).order(name.ascNullsLast))
+            #expect(ordered == #"SELECT "id" FROM "player" ORDER BY "name" ASC NULLS LAST"#)
+            let row = try #require(try Row.fetchOne(db, table.select(name.forKey("n")).order(Column("id"))))
+            #expect(row["n"] as String == "Arthur")
+        }
+    }
+}

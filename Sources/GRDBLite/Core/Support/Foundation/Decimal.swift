@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 
 // Decimals are stored as text ("12.5"), so that no digit is lost. They are
@@ -40,5 +41,30 @@ extension Decimal: DatabaseValueConvertible {
         }
         guard scalars.isEmpty else { return nil }
         self.init(string: text, locale: Locale(identifier: "en_US_POSIX"))
+    }
+}
+
+// Read straight from the column, with the `sqlite3_column_*` call of its
+// storage class: no intermediate `DatabaseValue`, as GRDB reads it.
+extension Decimal: StatementColumnConvertible {
+    /// Reads an integer, a finite real, or text that is a number in its
+    /// entirety; nil for anything else.
+    public init?(sqliteStatement: SQLiteStatement, index: CInt) {
+        switch sqlite3_column_type(sqliteStatement, index) {
+        case SQLITE_INTEGER:
+            self.init(sqlite3_column_int64(sqliteStatement, index))
+        case SQLITE_FLOAT:
+            let double = sqlite3_column_double(sqliteStatement, index)
+            guard double.isFinite else { return nil }
+            self.init(double)
+        case SQLITE_TEXT:
+            guard let text = sqlite3_column_text(sqliteStatement, index),
+                  let string = String.validatingSQLiteText(text, count: Int(sqlite3_column_bytes(sqliteStatement, index))),
+                  let decimal = Decimal(numberText: string)
+            else { return nil }
+            self = decimal
+        default:
+            return nil
+        }
     }
 }

@@ -115,6 +115,10 @@ extension AssociationToMany {
 }
 
 extension AssociationToMany where RowDecoder: TableRecord {
+    /// What the closures of aggregates receive: the `Columns` of the
+    /// associated record.
+    public typealias DatabaseComponents = RowDecoder.DatabaseComponents
+
     /// The average of an expression of the record's columns:
     /// `Author.books.average { $0.year }`.
     public func average(

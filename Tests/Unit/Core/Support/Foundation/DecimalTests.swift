@@ -52,3 +52,24 @@ import GRDBLite
         #expect(Decimal.fromDatabaseValue(text.databaseValue)?.description == expected)
     }
 }
+
+/// Decimal is a `StatementColumnConvertible`: rows and cursors read it
+/// straight from the column, with the same rules as `fromDatabaseValue`.
+@Suite struct DecimalColumnTests {
+    @Test func decimalsReadFromEachStorageClass() throws {
+        try DatabaseQueue().read { db throws in
+            let sql = "SELECT 12, 0.5, '123456789012345678901234567890.5', '12 apples', x'31', NULL"
+            let row = try #require(try Row.fetchOne(db, sql: sql))
+            #expect(row[0] as Decimal == 12)
+            #expect(row[1] as Decimal == Decimal(0.5))
+            #expect(row[2] as Decimal == Decimal(string: "123456789012345678901234567890.5", locale: nil))
+            #expect(row[5] as Decimal? == nil)
+            #expect(try row.decode(Decimal?.self, atIndex: 5) == nil)
+            #expect(throws: (any Error).self) { try row.decode(Decimal.self, atIndex: 3) }
+            #expect(throws: (any Error).self) { try row.decode(Decimal.self, atIndex: 4) }
+            #expect(try Decimal.fetchAll(db, sql: "SELECT 1 UNION ALL SELECT '2.25' UNION ALL SELECT 3.5")
+                == [1, Decimal(string: "2.25")!, Decimal(3.5)])
+            #expect(try Decimal?.fetchAll(db, sql: "SELECT NULL UNION ALL SELECT 7") == [nil, 7])
+        }
+    }
+}

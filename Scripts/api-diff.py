@@ -1,0 +1,223 @@
+#!/usr/bin/env python3
+"""GRDB 7.10's public API against GRDBLite's: the API surface report.
+
+Both modules' public symbols come from `swift-symbolgraph-extract
+-minimum-access-level public` (extensions of other modules' types
+included: `Optional`, `Collection`, `Decimal`...). A symbol is its kind
+and its path with argument labels, module names removed:
+`func.op SQLSubquery.==(_:_:)`, `method Cursor.dropFirst()` (static and
+instance members alike: `property Inflections.default`). Overloads that
+differ only by types are one symbol.
+
+GRDB's module is built from its SwiftPM checkout (the benchmark's, or one
+resolved in the scratch folder, as Scripts/grdb-compat.py finds it), with
+a scratch path of its own: nothing is written in the checkout. A build
+that is already there (the benchmark's release build, the compatibility
+report's reference build) is used as it is.
+
+Prints the GRDB symbols that GRDBLite lacks, by top-level type, and the
+GRDBLite-only ones; writes Tests/GRDBCompat/api-surface.tsv (every symbol
+and its status); exits 1 when a GRDB symbol is missing that
+Tests/GRDBCompat/api-exclusions.tsv doesn't list with a reason. The last
+line: `api-surface: N of M GRDB public symbols present (P%)`.
+"""
+
+import argparse
+import importlib.util
+import json
+import math
+import os
+import subprocess
+import sys
+import time
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+COMPAT = os.path.join(REPO, "Tests", "GRDBCompat")
+SURFACE = os.path.join(COMPAT, "api-surface.tsv")
+EXCLUSIONS = os.path.join(COMPAT, "api-exclusions.tsv")
+STARTED = time.time()
+
+
+def log(message):
+    elapsed = int(time.time() - STARTED)
+    print(f"api-diff [{elapsed // 60}:{elapsed % 60:02d}]: {message}", file=sys.stderr, flush=True)
+
+
+def die(message):
+    log(message)
+    sys.exit(2)
+
+
+def compat_module():
+    """Scripts/grdb-compat.py, for its GRDB checkout lookup."""
+    spec = importlib.util.spec_from_file_location("grdb_compat", os.path.join(REPO, "Scripts", "grdb-compat.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def run(command, cwd, logfile):
+    with open(logfile, "w") as out:
+        status = subprocess.run(command, cwd=cwd, stdout=out, stderr=subprocess.STDOUT).returncode
+    if status != 0:
+        die(f"`{' '.join(command)}` failed: see {logfile}")
+
+
+def output(command, cwd=None):
+    return subprocess.run(command, cwd=cwd, capture_output=True, text=True, check=True).stdout.strip()
+
+
+def toolchain_tool(name):
+    swift_bin = os.path.dirname(os.path.realpath(output(["sh", "-c", "command -v swift"])))
+    candidate = os.path.join(swift_bin, name)
+    if os.access(candidate, os.X_OK):
+        return candidate
+    die(f"{name} not found next to swift")
+
+
+def target_triple():
+    return json.loads(output(["swift", "-print-target-info"]))["target"]["triple"]
+
+
+def sqlite_flags():
+    try:
+        flags = output(["pkg-config", "--cflags", "sqlite3"]).split()
+    except (OSError, subprocess.CalledProcessError):
+        return []
+    return [item for flag in flags for item in ("-Xcc", flag)]
+
+
+def modules_folder(bin_path, module):
+    """The folder of `module.swiftmodule` in a SwiftPM build folder, or None."""
+    for folder in (os.path.join(bin_path, "Modules"), bin_path):
+        if os.path.exists(os.path.join(folder, f"{module}.swiftmodule")):
+            return folder
+    return None
+
+
+def extract(module, modules, includes, out_dir, logfile):
+    """The public symbols of `module`: {"kind path": None}."""
+    os.makedirs(out_dir, exist_ok=True)
+    for name in os.listdir(out_dir):
+        os.remove(os.path.join(out_dir, name))
+    command = [toolchain_tool("swift-symbolgraph-extract"), "-module-name", module, "-target", target_triple(),
+               "-I", modules, "-module-cache-path", os.path.join(os.path.dirname(out_dir), f"ModuleCache-{module}")]
+    for include in includes:
+        command += ["-I", include]
+    command += sqlite_flags() + ["-minimum-access-level", "public", "-output-dir", out_dir]
+    run(command, REPO, logfile)
+    symbols = set()
+    for name in sorted(os.listdir(out_dir)):
+        if not name.endswith(".symbols.json"):
+            continue
+        with open(os.path.join(out_dir, name)) as graph:
+            for symbol in json.load(graph)["symbols"]:
+                kind = symbol["kind"]["identifier"]
+                # `swift.type.method` and `swift.method` are both `method`:
+                # a static member is the same API name as an instance one.
+                kind = kind.removeprefix("swift.").removeprefix("type.")
+                symbols.add(f"{kind} {'.'.join(symbol['pathComponents'])}")
+    return symbols
+
+
+def grdb_symbols(scratch, checkout):
+    """GRDB's public symbols, from a build already made or a new one."""
+    builds = [
+        os.path.join(REPO, "Benchmarks", ".build", "release"),
+        os.path.join(REPO, "Benchmarks", ".build", "debug"),
+        os.path.join(scratch, "api-grdb", "debug"),
+    ]
+    modules = next((folder for folder in map(lambda b: modules_folder(b, "GRDB"), builds) if folder), None)
+    if modules is None:
+        log(f"building GRDB (debug) from {checkout}")
+        run(["swift", "build", "--package-path", checkout, "--scratch-path", os.path.join(scratch, "api-grdb"),
+             "--target", "GRDB"], REPO, os.path.join(scratch, "api-grdb.log"))
+        modules = modules_folder(os.path.join(scratch, "api-grdb", "debug"), "GRDB")
+    log(f"GRDB's module: {modules}")
+    return extract("GRDB", modules, [os.path.join(checkout, "Sources", "GRDBSQLite")],
+                   os.path.join(scratch, "graphs-grdb"), os.path.join(scratch, "extract-grdb.log"))
+
+
+def grdblite_symbols(scratch, root):
+    log(f"building GRDBLite (debug) in {root}")
+    run(["swift", "build", "--target", "GRDBLite"], root, os.path.join(scratch, "build-grdblite.log"))
+    modules = modules_folder(output(["swift", "build", "--show-bin-path"], cwd=root), "GRDBLite")
+    return extract("GRDBLite", modules, [os.path.join(root, "Sources", "CSQLite")],
+                   os.path.join(scratch, "graphs-grdblite"), os.path.join(scratch, "extract-grdblite.log"))
+
+
+def read_exclusions():
+    """symbol -> reason, from the committed list (comments start with #)."""
+    exclusions = {}
+    with open(EXCLUSIONS) as source:
+        for number, line in enumerate(source, 1):
+            line = line.rstrip("\n")
+            if not line.strip() or line.startswith("#"):
+                continue
+            symbol, _, reason = line.partition("\t")
+            if not reason.strip():
+                die(f"{EXCLUSIONS}:{number}: no reason for {symbol!r} (symbol, tab, reason)")
+            exclusions[symbol] = reason.strip()
+    return exclusions
+
+
+def top_level(symbol):
+    return symbol.split(" ", 1)[1].split(".", 1)[0]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--scratch", default=os.path.join(os.environ.get("TMPDIR", "/tmp"), "grdblite-api-diff"),
+                        help="build and graph folder, kept between runs (default: %(default)s)")
+    parser.add_argument("--lite-root", default=REPO,
+                        help="the GRDBLite checkout to compare (default: this one)")
+    parser.add_argument("--no-write", action="store_true", help="don't write Tests/GRDBCompat/api-surface.tsv")
+    args = parser.parse_args()
+    scratch = os.path.abspath(args.scratch)
+    os.makedirs(scratch, exist_ok=True)
+
+    checkout = compat_module().grdb_checkout(scratch)
+    grdb = grdb_symbols(scratch, checkout)
+    lite = grdblite_symbols(scratch, os.path.abspath(args.lite_root))
+    exclusions = read_exclusions()
+
+    missing = sorted(grdb - lite)
+    unexcused = [symbol for symbol in missing if symbol not in exclusions]
+    stale = sorted(symbol for symbol in exclusions if symbol not in missing)
+    extra = sorted(lite - grdb)
+
+    by_type = {}
+    for symbol in missing:
+        by_type.setdefault(top_level(symbol), []).append(symbol)
+    print(f"# GRDB 7.10 public symbols missing from GRDBLite ({len(missing)}), by top-level type;")
+    print("# (x) marks the excluded ones, see Tests/GRDBCompat/api-exclusions.tsv.")
+    for name, symbols in sorted(by_type.items(), key=lambda item: (-len(item[1]), item[0])):
+        print(f"## {name}: {len(symbols)} missing")
+        for symbol in symbols:
+            print(f"    {'(x) ' if symbol in exclusions else ''}{symbol}")
+    print(f"\n# GRDBLite-only public symbols ({len(extra)}):")
+    for symbol in extra:
+        print(f"    {symbol}")
+
+    if not args.no_write:
+        rows = [(symbol, "present") for symbol in grdb & lite]
+        rows += [(symbol, "excluded" if symbol in exclusions else "missing") for symbol in missing]
+        rows += [(symbol, "grdblite-only") for symbol in extra]
+        with open(SURFACE, "w") as out:
+            out.write("# Written by Scripts/api-diff.sh: every GRDB 7.10 and GRDBLite public symbol (kind, path).\n")
+            out.write("symbol\tstatus\n")
+            for symbol, status in sorted(rows):
+                out.write(f"{symbol}\t{status}\n")
+
+    print()
+    for symbol in stale:
+        print(f"api-surface: excluded but present or unknown, remove it from the exclusions: {symbol}")
+    for symbol in unexcused:
+        print(f"api-surface: missing, not excluded: {symbol}")
+    present = len(grdb & lite)
+    print(f"api-surface: {present} of {len(grdb)} GRDB public symbols present ({math.floor(1000 * present / len(grdb)) / 10:.1f}%)")
+    return 1 if unexcused else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
