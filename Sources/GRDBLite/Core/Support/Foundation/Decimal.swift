@@ -58,8 +58,10 @@ extension Decimal: StatementColumnConvertible {
             guard double.isFinite else { return nil }
             self.init(double)
         case SQLITE_TEXT:
-            guard let text = sqlite3_column_text(sqliteStatement, index),
-                  let string = String.validatingSQLiteText(text, count: Int(sqlite3_column_bytes(sqliteStatement, index))),
+            // The text first, then its size (SQLite's documented order).
+            guard let text = sqlite3_column_text(sqliteStatement, index) else { return nil }
+            let count = Int(sqlite3_column_bytes(sqliteStatement, index))
+            guard let string = String.validatingSQLiteText(text, count: count),
                   let decimal = Decimal(numberText: string)
             else { return nil }
             self = decimal
