@@ -16,9 +16,9 @@ import Foundation
 /// ```
 public struct Inflections: Sendable {
     /// A regular expression and its replacement template.
+    // @unchecked Sendable: NSRegularExpression is immutable, and
+    // Foundation documents it as safe to use from several threads.
     private struct Rule: @unchecked Sendable {
-        // @unchecked Sendable: NSRegularExpression is immutable, and
-        // Foundation documents it as safe to use from several threads.
         let expression: NSRegularExpression
         let template: String
     }
