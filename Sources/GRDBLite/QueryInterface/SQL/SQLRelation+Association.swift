@@ -46,6 +46,13 @@ extension SQLRelation {
 
         var isJoined: Bool { kind != .all }
 
+        /// The keys of the pivots of a prefetched association through
+        /// pivots (empty for the others).
+        var pivotKeys: [String] {
+            guard kind == .all, association.steps.count > 1 else { return [] }
+            return association.steps.dropLast().map(\.key.singularName)
+        }
+
         func with(_ update: (inout Child) -> Void) -> Child {
             var result = self
             update(&result)
@@ -82,7 +89,11 @@ extension SQLRelation {
             precondition(relation.limit == nil, "Not implemented: join an association with a LIMIT clause")
         }
         return with { relation in
-            guard let index = relation.children.firstIndex(where: { $0.key == child.key }) else {
+            // Prefetches through pivots of distinct keys stay apart, as in
+            // GRDB, where each is nested in its own pivot.
+            guard let index = relation.children.firstIndex(where: {
+                $0.key == child.key && $0.pivotKeys == child.pivotKeys
+            }) else {
                 relation.children.append(child)
                 return
             }
