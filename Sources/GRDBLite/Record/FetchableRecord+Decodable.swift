@@ -730,8 +730,9 @@ struct RowKeyedDecodingContainer<Record: FetchableRecord, Key: CodingKey>: Keyed
 
     // MARK: Any Decodable
 
-    // Dates of a planned column take the fast path, inlined in the
-    // witnesses; other values, and the first record, an outlined function.
+    // Dates and decimals of a planned column take the fast path, inlined in
+    // the witnesses (a decimal read straight from its column, as GRDB does);
+    // other values, mismatches, and the first record, an outlined function.
 
     @inlinable
     @inline(__always)
@@ -741,6 +742,12 @@ struct RowKeyedDecodingContainer<Record: FetchableRecord, Key: CodingKey>: Keyed
                 ?? decodePlannedDate(sqliteStatement: sqliteStatement, column: column)
             // Unsafe: T is Date (a cast with `as!` is a runtime call).
             return unsafeBitCast(date, to: T.self)
+        }
+        if T.self == Decimal.self, let (sqliteStatement, column) = plannedColumn(forKey: key),
+           let decimal = Decimal(sqliteStatement: sqliteStatement, index: column)
+        {
+            // Unsafe: T is Decimal.
+            return unsafeBitCast(decimal, to: T.self)
         }
         return try decodeSlowly(T.self, forKey: key)
     }
@@ -788,6 +795,13 @@ struct RowKeyedDecodingContainer<Record: FetchableRecord, Key: CodingKey>: Keyed
             let date = try decodePlannedDate(sqliteStatement: sqliteStatement, column: column)
             // Unsafe: T is Date.
             return unsafeBitCast(date, to: T.self)
+        }
+        if T.self == Decimal.self, let (sqliteStatement, column) = plannedColumn(forKey: key) {
+            if sqlite3_column_type(sqliteStatement, column) == SQLITE_NULL { return nil }
+            if let decimal = Decimal(sqliteStatement: sqliteStatement, index: column) {
+                // Unsafe: T is Decimal.
+                return unsafeBitCast(decimal, to: T.self)
+            }
         }
         return try decodeIfPresentSlowly(T.self, forKey: key)
     }

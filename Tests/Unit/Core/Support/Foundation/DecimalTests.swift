@@ -73,3 +73,44 @@ import GRDBLite
         }
     }
 }
+
+/// Decodable records read decimals straight from their columns once the
+/// first record has planned the columns: the same values, NULLs and errors
+/// on every row as on the first.
+@Suite struct DecimalDecodableTests {
+    struct Payment: Decodable, FetchableRecord, Equatable {
+        var amount: Decimal
+        var tip: Decimal?
+    }
+
+    @Test func decodableRecordsReadDecimalsOfEachStorageClass() throws {
+        try DatabaseQueue().read { db throws in
+            let sql = """
+                SELECT 12 AS amount, NULL AS tip UNION ALL SELECT '0.25', 0.5 \
+                UNION ALL SELECT 3.5, '123456789012345678901234567890.5' UNION ALL SELECT -7, 8
+                """
+            let payments = try Payment.fetchAll(db, sql: sql)
+            #expect(payments == [
+                Payment(amount: 12, tip: nil),
+                Payment(amount: Decimal(string: "0.25")!, tip: Decimal(0.5)),
+                Payment(amount: Decimal(3.5), tip: Decimal(string: "123456789012345678901234567890.5")),
+                Payment(amount: -7, tip: 8),
+            ])
+        }
+    }
+
+    @Test(arguments: [
+        ("'12 apples'", "NULL", "amount"), ("NULL", "NULL", "amount"), ("x'31'", "1", "amount"),
+        ("1", "'12 apples'", "tip"), ("1", "x'31'", "tip"),
+    ])
+    func aMismatchOnALaterRowNamesItsColumn(amount: String, tip: String, column: String) throws {
+        try DatabaseQueue().read { db throws in
+            let sql = "SELECT 1 AS amount, 2 AS tip UNION ALL SELECT 3, NULL UNION ALL SELECT \(amount), \(tip)"
+            #expect {
+                try Payment.fetchAll(db, sql: sql)
+            } throws: { error in
+                "\(error)".contains(column)
+            }
+        }
+    }
+}
