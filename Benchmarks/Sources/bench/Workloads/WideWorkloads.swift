@@ -70,9 +70,13 @@ extension Workload {
         ])
 
     /// A workload that reads the `wideRowCount` rows of the `wideorder`
-    /// table of the fetch file.
+    /// table of the fetch file: each job's digest must be `expected`'s
+    /// (by default, that of the whole records).
     static func fetchWide(
         _ name: String, title: String, allocationRule: AllocationRule?,
+        expected: @escaping @Sendable (Fixture) -> Digest = {
+            Digest(orders: WideOrderData.rows(count: $0.wideRowCount))
+        },
         jobs: [Side: @Sendable (Fixture) throws -> SideJob]) -> Workload
     {
         Workload(
@@ -83,7 +87,7 @@ extension Workload {
                 guard let fetched = job.fetched else { throw BenchError("\(name): the job reports no fetched rows") }
                 return try fetched()
             },
-            expected: { Digest(orders: WideOrderData.rows(count: $0.wideRowCount)) },
+            expected: expected,
             allocationRule: allocationRule, jobs: jobs)
     }
 }
