@@ -1,6 +1,15 @@
 // swift-tools-version:6.1
 import PackageDescription
 
+// The record macros' compiler plugin, as the library package's debug build
+// makes it (Scripts/bench.sh builds it first): the compiler loads it to
+// expand the benchmark's `@DatabaseRecord` records. The macro's output is
+// the same code whichever build of the plugin writes it, and a release
+// build of the plugin would cost a release build of swift-syntax (minutes
+// of CI) for nothing the benchmark measures.
+let recordMacrosPlugin = Context.packageDirectory
+    + "/../.build/debug/GRDBLiteMacrosPlugin-tool#GRDBLiteMacrosPlugin"
+
 // The benchmark: a package of its own, as swift-nio keeps its benchmarks,
 // so that its peers never reach the library's users. It depends on GRDBLite
 // by path: `Scripts/bench.sh` builds it from the repository's root.
@@ -50,6 +59,7 @@ let package = Package(
             // No DWARF in the executable (its symbol table stays): valgrind 3.19
             // (Debian 12) can't read the DWARF 5 that clang writes for the C
             // targets of the peers (SQLiteNIO's SQLite, NIO's shims), and gives up.
+            swiftSettings: [.unsafeFlags(["-load-plugin-executable", recordMacrosPlugin])],
             linkerSettings: [.unsafeFlags(["-Xlinker", "--strip-debug"])]),
     ],
     swiftLanguageModes: [.v6]

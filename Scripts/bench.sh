@@ -25,6 +25,9 @@ if [ "${1:-}" = --sqlite ]; then
     shift 2
 fi
 Scripts/install-deps.sh
+# The record macros' plugin, in debug, which the benchmark's build loads
+# (see Benchmarks/Package.swift): nothing to do after the tests' build.
+swift build --target GRDBLiteMacros >&2
 swift build -c release --package-path Benchmarks --product bench >&2
 bench="$(swift build -c release --package-path Benchmarks --show-bin-path)/bench"
 if [ -n "$library_path" ]; then

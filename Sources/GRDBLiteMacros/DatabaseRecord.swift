@@ -1,4 +1,4 @@
-@_exported import GRDBLite
+import GRDBLite
 
 /// Makes a struct or a final class a record of the database: it reads and
 /// writes its stored properties, in declaration order, as columns of the

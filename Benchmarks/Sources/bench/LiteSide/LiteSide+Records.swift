@@ -14,7 +14,7 @@ extension LiteSide {
         try fetchAll(DecodableItem.self, fixture)
     }
 
-    private static func fetchAll<Item: FetchableRecord & TableRecord & BenchItem>(
+    static func fetchAll<Item: FetchableRecord & TableRecord & BenchItem>(
         _ type: Item.Type, _ fixture: Fixture) throws -> SideJob
     {
         let dbQueue = try DatabaseQueue(path: fixture.fetchPath)

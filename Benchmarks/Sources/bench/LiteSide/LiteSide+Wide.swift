@@ -13,7 +13,7 @@ extension LiteSide {
         try fetchAllWide(WideDecodableOrder.self, fixture)
     }
 
-    private static func fetchAllWide<Order: FetchableRecord & TableRecord & BenchWideOrder>(
+    static func fetchAllWide<Order: FetchableRecord & TableRecord & BenchWideOrder>(
         _ type: Order.Type, _ fixture: Fixture) throws -> SideJob
     {
         let dbQueue = try DatabaseQueue(path: fixture.fetchPath)

@@ -32,9 +32,10 @@ struct Workload: Sendable {
 
     /// Every workload, in report order: add new ones here.
     static let all: [Workload] = [
-        fetchByIndex, fetchByName, fetchRecords, fetchDecodable,
-        fetchWideRecords, fetchWideDecodable, fetchOneOrdered,
-        insertByIndex, insertByName, insertRecords, insertEncodable, insertWideEncodable,
+        fetchByIndex, fetchByName, fetchRecords, fetchMacroRecords, fetchDecodable,
+        fetchWideRecords, fetchWideMacroRecords, fetchWideDecodable, fetchOneOrdered,
+        fetchDecimalsByIndex, fetchDecimalsByName, fetchDecimalsDecodable,
+        insertByIndex, insertByName, insertRecords, insertMacroRecords, insertEncodable, insertWideEncodable,
         concurrentReads1, concurrentReads2, concurrentReads4, readsWhileWriting, writeWhileReading,
         observe1, observe10, observe100,
         dump,

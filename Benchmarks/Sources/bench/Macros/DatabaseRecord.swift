@@ -1,0 +1,1 @@
+../../../../Sources/GRDBLiteMacros/DatabaseRecord.swift
