@@ -178,7 +178,8 @@ extension DatabaseValueConvertible where Self: Hashable {
 /// A cursor over the values of the leftmost column of a statement.
 public final class DatabaseValueCursor<Value: DatabaseValueConvertible>: DatabaseCursor {
     public typealias Element = Value
-    public let statement: Statement
+    @usableFromInline let statement: Statement
+    public var _statement: Statement { statement }
     /// Whether the statement has no more row.
     /// Unchecked exclusivity: read and written for every row, by the thread
     /// of the cursor's database access (the stepper checks it).

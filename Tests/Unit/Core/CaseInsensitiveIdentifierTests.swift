@@ -1,5 +1,5 @@
 import Foundation
-@testable import GRDBLite
+@_spi(GRDBLite) @testable import GRDBLite
 import Testing
 
 // SQLite compares identifiers (tables, columns, savepoints, collations...)

@@ -1,6 +1,6 @@
 import CSQLite
 import Foundation
-import GRDBLite
+@_spi(GRDBLite) import GRDBLite
 import TestSupport
 import Testing
 
