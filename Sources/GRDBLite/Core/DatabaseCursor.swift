@@ -6,7 +6,7 @@ import CSQLite
 /// inside the database access that created it. Using it elsewhere is a
 /// programmer error that traps with an explanation.
 public protocol DatabaseCursor<Element>: Cursor {
-    /// The statement that the cursor runs (GRDB's name for it).
+    /// The statement that the cursor runs, under GRDB's name; not an API.
     var _statement: Statement { get }
 }
 

@@ -179,6 +179,7 @@ extension DatabaseValueConvertible where Self: Hashable {
 public final class DatabaseValueCursor<Value: DatabaseValueConvertible>: DatabaseCursor {
     public typealias Element = Value
     @usableFromInline let statement: Statement
+    /// The statement, for ``DatabaseCursor``; not an API.
     public var _statement: Statement { statement }
     /// Whether the statement has no more row.
     /// Unchecked exclusivity: read and written for every row, by the thread

@@ -88,6 +88,7 @@ extension Row {
 public final class RowCursor: DatabaseCursor {
     public typealias Element = Row
     @usableFromInline let statement: Statement
+    /// The statement, for ``DatabaseCursor``; not an API.
     public var _statement: Statement { statement }
     /// Whether the statement has no more row.
     /// Unchecked exclusivity: read and written for every row, by the thread

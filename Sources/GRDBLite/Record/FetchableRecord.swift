@@ -154,6 +154,7 @@ extension FetchableRecord where Self: Hashable {
 public final class RecordCursor<Record: FetchableRecord>: DatabaseCursor {
     public typealias Element = Record
     @usableFromInline let statement: Statement
+    /// The statement, for ``DatabaseCursor``; not an API.
     public var _statement: Statement { statement }
     /// Whether the statement has no more row.
     /// Unchecked exclusivity: read and written for every row, by the thread
