@@ -18,8 +18,13 @@ report's reference build) is used as it is.
 Prints the GRDB symbols that GRDBLite lacks, by top-level type, and the
 GRDBLite-only ones; writes Tests/GRDBCompat/api-surface.tsv (every symbol
 and its status); exits 1 when a GRDB symbol is missing that
-Tests/GRDBCompat/api-exclusions.tsv doesn't list with a reason. The last
-line: `api-surface: N of M GRDB public symbols present (P%)`.
+Tests/GRDBCompat/api-exclusions.tsv doesn't list with a reason, or when a
+GRDBLite-only public symbol is not listed in Tests/GRDBCompat/api-additions.tsv
+with its category and reason (or is listed there but no longer GRDBLite-only).
+`@_spi(GRDBLite)` symbols are not in the public graph: opting into them
+is the user's choice, as with GRDB's own underscored API. The last line:
+`api-surface: N of M GRDB public symbols present (P%); GRDBLite-only: X
+(capable SQLite K, additions A, same API as GRDB S)`.
 """
 
 import argparse
@@ -35,6 +40,17 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 COMPAT = os.path.join(REPO, "Tests", "GRDBCompat")
 SURFACE = os.path.join(COMPAT, "api-surface.tsv")
 EXCLUSIONS = os.path.join(COMPAT, "api-exclusions.tsv")
+ADDITIONS = os.path.join(COMPAT, "api-additions.tsv")
+# The categories of GRDBLite-only public symbols, as the last line names them.
+ADDITION_CATEGORIES = {
+    # GRDB has it under a build condition that Linux's system SQLite lacks.
+    "capable-sqlite": "capable SQLite",
+    # GRDB lacks it: an extension of GRDBLite's, documented as such.
+    "addition": "additions",
+    # The same declaration as GRDB's, that the symbol graph lists under
+    # another path (a member synthesized on a conforming type).
+    "same-as-grdb": "same API as GRDB",
+}
 STARTED = time.time()
 
 
@@ -161,6 +177,23 @@ def read_exclusions():
     return exclusions
 
 
+def read_additions():
+    """symbol -> (category, reason), from the committed list of GRDBLite-only symbols."""
+    additions = {}
+    with open(ADDITIONS) as source:
+        for number, line in enumerate(source, 1):
+            line = line.rstrip("\n")
+            if not line.strip() or line.startswith("#"):
+                continue
+            symbol, _, rest = line.partition("\t")
+            category, _, reason = rest.partition("\t")
+            if category not in ADDITION_CATEGORIES or not reason.strip():
+                die(f"{ADDITIONS}:{number}: expected symbol, tab, one of "
+                    f"{', '.join(sorted(ADDITION_CATEGORIES))}, tab, reason: {line!r}")
+            additions[symbol] = (category, reason.strip())
+    return additions
+
+
 def top_level(symbol):
     return symbol.split(" ", 1)[1].split(".", 1)[0]
 
@@ -180,11 +213,14 @@ def main():
     grdb = grdb_symbols(scratch, checkout)
     lite = grdblite_symbols(scratch, os.path.abspath(args.lite_root))
     exclusions = read_exclusions()
+    additions = read_additions()
 
     missing = sorted(grdb - lite)
     unexcused = [symbol for symbol in missing if symbol not in exclusions]
     stale = sorted(symbol for symbol in exclusions if symbol not in missing)
     extra = sorted(lite - grdb)
+    unlisted = [symbol for symbol in extra if symbol not in additions]
+    stale_additions = sorted(symbol for symbol in additions if symbol not in extra)
 
     by_type = {}
     for symbol in missing:
@@ -195,9 +231,14 @@ def main():
         print(f"## {name}: {len(symbols)} missing")
         for symbol in symbols:
             print(f"    {'(x) ' if symbol in exclusions else ''}{symbol}")
-    print(f"\n# GRDBLite-only public symbols ({len(extra)}):")
-    for symbol in extra:
-        print(f"    {symbol}")
+    print(f"\n# GRDBLite-only public symbols ({len(extra)}), by category;")
+    print("# (?) marks the ones Tests/GRDBCompat/api-additions.tsv doesn't list.")
+    for category in list(ADDITION_CATEGORIES) + [None]:
+        symbols = [symbol for symbol in extra if additions.get(symbol, (None,))[0] == category]
+        if symbols:
+            print(f"## {category or 'unlisted'}: {len(symbols)}")
+        for symbol in symbols:
+            print(f"    {'' if category else '(?) '}{symbol}")
 
     if not args.no_write:
         rows = [(symbol, "present") for symbol in grdb & lite]
@@ -214,9 +255,20 @@ def main():
         print(f"api-surface: excluded but present or unknown, remove it from the exclusions: {symbol}")
     for symbol in unexcused:
         print(f"api-surface: missing, not excluded: {symbol}")
+    for symbol in stale_additions:
+        print(f"api-surface: listed as an addition but not GRDBLite-only, remove it from the additions: {symbol}")
+    for symbol in unlisted:
+        print(f"api-surface: GRDBLite-only public symbol, not in the additions (make it internal or "
+              f"@_spi(GRDBLite), or list it): {symbol}")
     present = len(grdb & lite)
-    print(f"api-surface: {present} of {len(grdb)} GRDB public symbols present ({math.floor(1000 * present / len(grdb)) / 10:.1f}%)")
-    return 1 if unexcused else 0
+    counts = ", ".join(
+        f"{name} {sum(1 for symbol in extra if additions.get(symbol, (None,))[0] == category)}"
+        for category, name in ADDITION_CATEGORIES.items())
+    if unlisted:
+        counts += f", unlisted {len(unlisted)}"
+    print(f"api-surface: {present} of {len(grdb)} GRDB public symbols present "
+          f"({math.floor(1000 * present / len(grdb)) / 10:.1f}%); GRDBLite-only: {len(extra)} ({counts})")
+    return 1 if unexcused or unlisted or stale_additions else 0
 
 
 if __name__ == "__main__":

@@ -12,7 +12,9 @@
 # doesn't list with its reason. GRDB's module is built from its SwiftPM
 # checkout (the benchmark's, or one resolved in the scratch folder), unless
 # the benchmark's build of it is there. The last line:
-# `api-surface: N of M GRDB public symbols present (P%)`.
+# `api-surface: N of M GRDB public symbols present (P%); GRDBLite-only: X (...)`.
+# Also fails when a GRDBLite-only public symbol is not in
+# Tests/GRDBCompat/api-additions.tsv with its category and reason.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 Scripts/install-deps.sh

@@ -186,14 +186,19 @@ def read_areas():
 
 
 def rewrite_imports(text, library):
-    """`import GRDB` and `@testable import GRDB` become `import GRDBLite`:
-    tests see the library as a user does. GRDB's C module becomes ours.
+    """`import GRDB` becomes `import GRDBLite`: tests see the library as a
+    user does. `@testable import GRDB` becomes `@_spi(GRDBLite) import
+    GRDBLite`: where GRDB's tests reach into GRDB's internals (such as
+    `DatabaseRegion(table:)`), they see GRDBLite's opt-in extensions, never
+    its internals. GRDB's C module becomes ours.
     With `--on-grdb`, the library is GRDB, still without `@testable`, and
     our support files import it instead of GRDBLite."""
     if library == "GRDB":
         text = re.sub(r"^(\s*)(@testable\s+)?import\s+(GRDB|GRDBLite)\b(?!SQLite)", r"\1import GRDB", text, flags=re.M)
         return re.sub(r"^(\s*)import\s+CSQLite\b", r"\1import GRDBSQLite", text, flags=re.M)
-    text = re.sub(r"^(\s*)(@testable\s+)?import\s+GRDB\b(?!SQLite)", r"\1import GRDBLite", text, flags=re.M)
+    text = re.sub(r"^(\s*)@testable\s+import\s+GRDB\b(?!SQLite)", r"\1@_spi(GRDBLite) import GRDBLite",
+                  text, flags=re.M)
+    text = re.sub(r"^(\s*)import\s+GRDB\b(?!SQLite)", r"\1import GRDBLite", text, flags=re.M)
     return re.sub(r"^(\s*)import\s+GRDBSQLite\b", r"\1import CSQLite", text, flags=re.M)
 
 

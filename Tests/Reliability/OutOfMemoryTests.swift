@@ -1,6 +1,6 @@
 import CFaultInjection
 import Foundation
-import GRDBLite
+@_spi(GRDBLite) import GRDBLite
 import Testing
 
 /// Allocation failure injection, after SQLite's own malloc tests: SQLite's

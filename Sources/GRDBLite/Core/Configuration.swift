@@ -47,7 +47,7 @@ public struct Configuration: Sendable {
     /// The kind of transaction that `write` and
     /// ``Database/inTransaction(_:_:)`` open when none is given. Read-only
     /// accesses always open deferred transactions. Default `.immediate`.
-    public var defaultTransactionKind: Database.TransactionKind = .immediate
+    @_spi(GRDBLite) public var defaultTransactionKind: Database.TransactionKind = .immediate
 
     /// The clock of ``Database/transactionDate``. Default `.default`,
     /// the real time.
@@ -55,7 +55,7 @@ public struct Configuration: Sendable {
 
     /// Receives the SQL of each executed statement (with `?` parameters,
     /// not values), as SQLite runs it. Triggered statements start with `--`.
-    public var trace: (@Sendable (String) -> Void)?
+    @_spi(GRDBLite) public var trace: (@Sendable (String) -> Void)?
 
     /// Whether the descriptions of errors and trace events show the values
     /// of statement arguments. Default false: they may hold private data

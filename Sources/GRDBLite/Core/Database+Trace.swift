@@ -52,7 +52,7 @@ extension Database {
         }
 
         /// The SQL with values in place of parameters.
-        public var expandedSQL: String {
+        var expandedSQL: String {
             switch self {
             case .statement(let statement), .profile(let statement, _): statement.expandedSQL
             }

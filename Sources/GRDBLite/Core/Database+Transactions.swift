@@ -110,7 +110,7 @@ extension Database {
     /// Transactions don't nest: use ``inSavepoint(_:)`` inside a transaction.
     ///
     /// - parameter kind: The kind of transaction. If nil, DEFERRED when the
-    ///   access is read-only, ``Configuration/defaultTransactionKind``
+    ///   access is read-only, IMMEDIATE
     ///   otherwise.
     /// - parameter operations: Returns `.commit` or `.rollback`.
     public func inTransaction(
@@ -184,7 +184,7 @@ extension Database {
     /// Begins a transaction.
     ///
     /// - parameter kind: If nil, DEFERRED when the access is read-only,
-    ///   ``Configuration/defaultTransactionKind`` otherwise.
+    ///   IMMEDIATE otherwise.
     public func beginTransaction(_ kind: TransactionKind? = nil) throws {
         let kind = kind ?? (isReadOnly ? .deferred : configuration.defaultTransactionKind)
         switch kind {

@@ -41,7 +41,7 @@ public final class Database {
     public let description: String
     /// The path of the database file, `:memory:` for private in-memory
     /// databases.
-    public let path: String
+    @_spi(GRDBLite) public let path: String
     /// The current schema source: ``Configuration/schemaSource``, nil
     /// during migrations, or the one given to
     /// ``withSchemaSource(_:execute:)``.
@@ -340,7 +340,7 @@ public final class Database {
     public static var sqliteLibVersionNumber: CInt { sqlite3_libversion_number() }
 
     /// The version of the SQLite library, e.g. "3.40.1".
-    public static var sqliteLibVersion: String { String(cString: sqlite3_libversion()) }
+    @_spi(GRDBLite) public static var sqliteLibVersion: String { String(cString: sqlite3_libversion()) }
 
     /// Frees as much memory as possible: the statement cache and SQLite's
     /// page cache.
@@ -353,7 +353,7 @@ public final class Database {
 
     /// Interrupts the running statement, which fails with `SQLITE_INTERRUPT`.
     /// Safe to call from any thread.
-    public func interrupt() {
+    @_spi(GRDBLite) public func interrupt() {
         if isClosed { return }
         sqlite3_interrupt(sqliteHandle)
     }

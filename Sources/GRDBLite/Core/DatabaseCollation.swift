@@ -12,7 +12,7 @@ import Foundation
 /// }
 /// db.add(collation: byLength)
 /// ```
-public final class DatabaseCollation: Identifiable, Hashable, Sendable {
+public final class DatabaseCollation: Identifiable, Sendable {
     /// Identifies a collation in SQLite: its name, compared
     /// case-insensitively (ASCII letters only, as SQLite does).
     public struct ID: Hashable, Sendable {
@@ -41,14 +41,6 @@ public final class DatabaseCollation: Identifiable, Hashable, Sendable {
     public init(_ name: String, function: @escaping @Sendable (String, String) -> ComparisonResult) {
         self.name = name
         self.compare = function
-    }
-
-    public static func == (lhs: DatabaseCollation, rhs: DatabaseCollation) -> Bool {
-        CaseInsensitiveIdentifier(lhs.name) == CaseInsensitiveIdentifier(rhs.name)
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(CaseInsensitiveIdentifier(name))
     }
 
     // The built-in collations have GRDB's SQL names, so that databases

@@ -6,11 +6,13 @@ import CSQLite
 /// inside the database access that created it. Using it elsewhere is a
 /// programmer error that traps with an explanation.
 public protocol DatabaseCursor<Element>: Cursor {
-    /// The statement that the cursor runs.
-    var statement: Statement { get }
+    /// The statement that the cursor runs, under GRDB's name; not an API.
+    var _statement: Statement { get }
 }
 
 extension DatabaseCursor {
+    /// The statement that the cursor runs.
+    @usableFromInline var statement: Statement { _statement }
     /// The SQL of the statement.
     public var sql: String { statement.sql }
     /// The arguments of the statement.

@@ -5,7 +5,7 @@ import Foundation
 /// (`SQLITE_CONSTRAINT_UNIQUE`).
 ///
 /// Related SQLite documentation: <https://www.sqlite.org/rescode.html>
-public struct ResultCode: RawRepresentable, Hashable, Sendable {
+public struct ResultCode: RawRepresentable, Equatable, Sendable {
     public let rawValue: CInt
 
     public init(rawValue: CInt) {
@@ -380,10 +380,6 @@ extension DatabaseError {
     /// The description, with the statement's arguments whatever
     /// `publicStatementArguments` says. Mind the private data it may show.
     public var expandedDescription: String { description(showingArguments: true) }
-}
-
-extension DatabaseError: CustomDebugStringConvertible {
-    public var debugDescription: String { "DatabaseError(\(description))" }
 }
 
 extension DatabaseError {

@@ -15,7 +15,7 @@ import Foundation
 /// message (and its SQLite code, for a ``DatabaseError``).
 // @unchecked Sendable: immutable; only the aggregate's metatype is not
 // Sendable to the compiler, and a metatype holds no state.
-public final class DatabaseFunction: Identifiable, Hashable, @unchecked Sendable {
+public final class DatabaseFunction: Identifiable, @unchecked Sendable {
     /// Identifies a function in SQLite: its name (ASCII letters compared
     /// case-insensitively) and number of arguments.
     public struct ID: Hashable, Sendable {
@@ -76,14 +76,6 @@ public final class DatabaseFunction: Identifiable, Hashable, @unchecked Sendable
         self.argumentCount = CInt(argumentCount ?? -1)
         self.isPure = pure
         self.kind = .aggregate(aggregate)
-    }
-
-    public static func == (lhs: DatabaseFunction, rhs: DatabaseFunction) -> Bool {
-        lhs.id == rhs.id
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(id)
     }
 
     /// Registers the function on a connection; throws when SQLite can't

@@ -178,7 +178,9 @@ extension DatabaseValueConvertible where Self: Hashable {
 /// A cursor over the values of the leftmost column of a statement.
 public final class DatabaseValueCursor<Value: DatabaseValueConvertible>: DatabaseCursor {
     public typealias Element = Value
-    public let statement: Statement
+    @usableFromInline let statement: Statement
+    /// The statement, for ``DatabaseCursor``; not an API.
+    public var _statement: Statement { statement }
     /// Whether the statement has no more row.
     /// Unchecked exclusivity: read and written for every row, by the thread
     /// of the cursor's database access (the stepper checks it).

@@ -87,7 +87,9 @@ extension Row {
 /// statement's current row.
 public final class RowCursor: DatabaseCursor {
     public typealias Element = Row
-    public let statement: Statement
+    @usableFromInline let statement: Statement
+    /// The statement, for ``DatabaseCursor``; not an API.
+    public var _statement: Statement { statement }
     /// Whether the statement has no more row.
     /// Unchecked exclusivity: read and written for every row, by the thread
     /// of the cursor's database access (the stepper checks it).

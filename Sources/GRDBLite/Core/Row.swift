@@ -205,7 +205,7 @@ public final class Row {
     /// The index of the leftmost column named `name` (case-insensitive).
     @inlinable
     @inline(__always)
-    public func index(forColumn name: String) -> Int? {
+    func index(forColumn name: String) -> Int? {
         if let statement {
             return statement.columnLookup.index(of: name, offset: offset, width: count, in: statement)
         }
@@ -257,7 +257,7 @@ public final class Row {
 
     /// The value at `index`, without bounds check.
     @inlinable
-    public func databaseValue(atUncheckedIndex index: Int) -> DatabaseValue {
+    func databaseValue(atUncheckedIndex index: Int) -> DatabaseValue {
         if let sqliteStatement {
             return DatabaseValue(sqliteStatement: sqliteStatement, index: CInt(truncatingIfNeeded: offset &+ index))
         }

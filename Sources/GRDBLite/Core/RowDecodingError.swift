@@ -11,7 +11,7 @@
 /// ```
 public struct RowDecodingError: Error, CustomStringConvertible, Sendable {
     /// What went wrong.
-    public enum Kind: Equatable, Sendable {
+    @_spi(GRDBLite) public enum Kind: Equatable, Sendable {
         /// The row has no such column.
         case columnNotFound
         /// The value does not convert to the requested type (or a scope
@@ -24,19 +24,19 @@ public struct RowDecodingError: Error, CustomStringConvertible, Sendable {
         case prefetchKeyNotFound
     }
 
-    public let kind: Kind
+    @_spi(GRDBLite) public let kind: Kind
     /// The column (or scope, or coding key) that could not be decoded.
-    public let key: String
+    @_spi(GRDBLite) public let key: String
     /// The name of the requested type.
-    public let typeName: String
+    @_spi(GRDBLite) public let typeName: String
     /// The database value, for value mismatches.
-    public let databaseValue: DatabaseValue?
+    @_spi(GRDBLite) public let databaseValue: DatabaseValue?
     /// A description of the row.
-    public let rowDescription: String
+    @_spi(GRDBLite) public let rowDescription: String
     /// The SQL of the statement that produced the row, if known.
-    public let sql: String?
+    @_spi(GRDBLite) public let sql: String?
     /// The arguments of that statement, if known.
-    public let arguments: StatementArguments?
+    @_spi(GRDBLite) public let arguments: StatementArguments?
     let columnIndex: Int?
 
     public var description: String {
@@ -155,7 +155,7 @@ public struct RowDecodingError: Error, CustomStringConvertible, Sendable {
     }
 
     /// The error of a nested decoder (JSON), if any.
-    public private(set) var underlyingDescription: String?
+    @_spi(GRDBLite) public private(set) var underlyingDescription: String?
 }
 
 /// Gives the wrapped type of an optional type.

@@ -43,6 +43,7 @@ struct NamedValueBinding {
 extension Statement {
     /// `execute(named:)` with 1 value.
     @inlinable
+    @_spi(GRDBLite)
     public func execute(named v0: (String, some DatabaseValueConvertible)) throws {
         try executeNamed(
             { try $0.bind(v0.0, v0.1) },
@@ -51,6 +52,7 @@ extension Statement {
 
     /// `execute(named:)` with 2 values.
     @inlinable
+    @_spi(GRDBLite)
     public func execute(
         named v0: (String, some DatabaseValueConvertible),
         _ v1: (String, some DatabaseValueConvertible)) throws
@@ -62,6 +64,7 @@ extension Statement {
 
     /// `execute(named:)` with 3 values.
     @inlinable
+    @_spi(GRDBLite)
     public func execute(
         named v0: (String, some DatabaseValueConvertible),
         _ v1: (String, some DatabaseValueConvertible), _ v2: (String, some DatabaseValueConvertible)) throws
@@ -73,6 +76,7 @@ extension Statement {
 
     /// `execute(named:)` with 4 values.
     @inlinable
+    @_spi(GRDBLite)
     public func execute(
         named v0: (String, some DatabaseValueConvertible),
         _ v1: (String, some DatabaseValueConvertible), _ v2: (String, some DatabaseValueConvertible),
@@ -85,6 +89,7 @@ extension Statement {
 
     /// `execute(named:)` with 5 values.
     @inlinable
+    @_spi(GRDBLite)
     public func execute(
         named v0: (String, some DatabaseValueConvertible),
         _ v1: (String, some DatabaseValueConvertible), _ v2: (String, some DatabaseValueConvertible),
@@ -98,6 +103,7 @@ extension Statement {
 
     /// `execute(named:)` with 6 values.
     @inlinable
+    @_spi(GRDBLite)
     public func execute(
         named v0: (String, some DatabaseValueConvertible),
         _ v1: (String, some DatabaseValueConvertible), _ v2: (String, some DatabaseValueConvertible),
@@ -112,6 +118,7 @@ extension Statement {
 
     /// `execute(named:)` with 7 values.
     @inlinable
+    @_spi(GRDBLite)
     public func execute(
         named v0: (String, some DatabaseValueConvertible),
         _ v1: (String, some DatabaseValueConvertible), _ v2: (String, some DatabaseValueConvertible),
@@ -126,6 +133,7 @@ extension Statement {
 
     /// `execute(named:)` with 8 values.
     @inlinable
+    @_spi(GRDBLite)
     public func execute(
         named v0: (String, some DatabaseValueConvertible),
         _ v1: (String, some DatabaseValueConvertible), _ v2: (String, some DatabaseValueConvertible),
@@ -141,6 +149,7 @@ extension Statement {
 
     /// `execute(named:)` with 9 values.
     @inlinable
+    @_spi(GRDBLite)
     public func execute(
         named v0: (String, some DatabaseValueConvertible),
         _ v1: (String, some DatabaseValueConvertible), _ v2: (String, some DatabaseValueConvertible),
@@ -157,6 +166,7 @@ extension Statement {
 
     /// `execute(named:)` with 10 values.
     @inlinable
+    @_spi(GRDBLite)
     public func execute(
         named v0: (String, some DatabaseValueConvertible),
         _ v1: (String, some DatabaseValueConvertible), _ v2: (String, some DatabaseValueConvertible),
@@ -174,6 +184,7 @@ extension Statement {
 
     /// `execute(named:)` with 11 values.
     @inlinable
+    @_spi(GRDBLite)
     public func execute(
         named v0: (String, some DatabaseValueConvertible),
         _ v1: (String, some DatabaseValueConvertible), _ v2: (String, some DatabaseValueConvertible),
@@ -191,6 +202,7 @@ extension Statement {
 
     /// `execute(named:)` with 12 values.
     @inlinable
+    @_spi(GRDBLite)
     public func execute(
         named v0: (String, some DatabaseValueConvertible),
         _ v1: (String, some DatabaseValueConvertible), _ v2: (String, some DatabaseValueConvertible),
@@ -209,6 +221,7 @@ extension Statement {
 
     /// `execute(named:)` with 13 values.
     @inlinable
+    @_spi(GRDBLite)
     public func execute(
         named v0: (String, some DatabaseValueConvertible),
         _ v1: (String, some DatabaseValueConvertible), _ v2: (String, some DatabaseValueConvertible),
@@ -228,6 +241,7 @@ extension Statement {
 
     /// `execute(named:)` with 14 values.
     @inlinable
+    @_spi(GRDBLite)
     public func execute(
         named v0: (String, some DatabaseValueConvertible),
         _ v1: (String, some DatabaseValueConvertible), _ v2: (String, some DatabaseValueConvertible),
@@ -248,6 +262,7 @@ extension Statement {
 
     /// `execute(named:)` with 15 values.
     @inlinable
+    @_spi(GRDBLite)
     public func execute(
         named v0: (String, some DatabaseValueConvertible),
         _ v1: (String, some DatabaseValueConvertible), _ v2: (String, some DatabaseValueConvertible),
@@ -268,6 +283,7 @@ extension Statement {
 
     /// `execute(named:)` with 16 values.
     @inlinable
+    @_spi(GRDBLite)
     public func execute(
         named v0: (String, some DatabaseValueConvertible),
         _ v1: (String, some DatabaseValueConvertible), _ v2: (String, some DatabaseValueConvertible),

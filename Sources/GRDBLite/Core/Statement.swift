@@ -229,6 +229,7 @@ public final class Statement {
     ///
     /// The number of values must be the number of parameters.
     @inlinable
+    @_spi(GRDBLite)
     public func execute<each Value: DatabaseValueConvertible>(values: repeat each Value) throws {
         sqlite3_reset(sqliteStatement)
         var count: CInt = 0
@@ -268,6 +269,7 @@ public final class Statement {
     /// `Statement+NamedValues.swift`, which are faster; this variadic form
     /// serves the other counts.
     @inlinable
+    @_spi(GRDBLite)
     public func execute<each Value: DatabaseValueConvertible>(named values: repeat (String, each Value)) throws {
         try executeNamed(
             { binding in

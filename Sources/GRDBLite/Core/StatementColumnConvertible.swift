@@ -135,7 +135,9 @@ public final class FastDatabaseValueCursor<Value>: DatabaseCursor
 where Value: DatabaseValueConvertible & StatementColumnConvertible
 {
     public typealias Element = Value
-    public let statement: Statement
+    @usableFromInline let statement: Statement
+    /// The statement, for ``DatabaseCursor``; not an API.
+    public var _statement: Statement { statement }
     /// Whether the statement has no more row.
     /// Unchecked exclusivity: read and written for every row, by the thread
     /// of the cursor's database access (the stepper checks it).

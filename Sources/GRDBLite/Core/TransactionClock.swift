@@ -15,9 +15,6 @@ public protocol TransactionClock: Sendable {
 extension TransactionClock where Self == DefaultTransactionClock {
     /// The real time: the start date of each transaction.
     public static var `default`: Self { DefaultTransactionClock() }
-
-    /// The real time: the start date of each transaction.
-    public static var realTime: Self { DefaultTransactionClock() }
 }
 
 extension TransactionClock where Self == CustomTransactionClock {
@@ -29,7 +26,7 @@ extension TransactionClock where Self == CustomTransactionClock {
 
 /// The real-time clock: `Date()`.
 public struct DefaultTransactionClock: TransactionClock {
-    public init() { }
+    init() { }
 
     public func now(_ db: Database) throws -> Date { Date() }
 }

@@ -121,7 +121,7 @@ public final class FTS4TableDefinition {
     public var prefixes: Set<Int>?
 
     /// The `order` option (`"DESC"`).
-    public var order: String?
+    @_spi(GRDBLite) public var order: String?
 
     init(configuration: VirtualTableConfiguration) {
         self.configuration = configuration

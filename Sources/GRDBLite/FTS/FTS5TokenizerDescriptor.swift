@@ -70,7 +70,7 @@ public struct FTS5TokenizerDescriptor: Sendable {
     /// characters is a token, so that patterns match substrings.
     ///
     /// - parameter caseSensitive: Whether matches are case sensitive.
-    public static func trigram(caseSensitive: Bool = false) -> FTS5TokenizerDescriptor {
+    @_spi(GRDBLite) public static func trigram(caseSensitive: Bool = false) -> FTS5TokenizerDescriptor {
         FTS5TokenizerDescriptor(components: caseSensitive ? ["trigram", "case_sensitive", "1"] : ["trigram"])
     }
 

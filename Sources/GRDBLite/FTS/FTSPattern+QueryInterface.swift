@@ -42,18 +42,6 @@ extension TableRecord {
     }
 }
 
-extension Table {
-    /// Rows whose table matches `pattern`. A nil pattern matches nothing.
-    public func matching(_ pattern: FTS3Pattern?) -> QueryInterfaceRequest<RowDecoder> {
-        all().matching(pattern)
-    }
-
-    /// Rows whose table matches `pattern`. A nil pattern matches nothing.
-    public func matching(_ pattern: FTS5Pattern?) -> QueryInterfaceRequest<RowDecoder> {
-        all().matching(pattern)
-    }
-}
-
 extension ColumnExpression {
     /// `column MATCH pattern`: the column matches an FTS3/FTS4 pattern
     /// (NULL, which matches nothing, for a nil pattern).

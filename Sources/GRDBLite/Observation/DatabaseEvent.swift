@@ -59,9 +59,3 @@ public struct DatabaseEvent {
 // A live event points into SQLite's memory.
 @available(*, unavailable)
 extension DatabaseEvent: Sendable { }
-
-extension DatabaseEvent: CustomStringConvertible {
-    public var description: String {
-        "\(kind) \(tableName) \(rowID)"
-    }
-}

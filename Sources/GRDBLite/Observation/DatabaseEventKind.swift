@@ -1,6 +1,6 @@
 /// A kind of change that a statement can perform, given to
 /// ``TransactionObserver/observes(eventsOfKind:)``.
-public enum DatabaseEventKind: Sendable, Hashable {
+public enum DatabaseEventKind: Sendable {
     /// Insertions in a table.
     case insert(tableName: String)
     /// Deletions from a table.

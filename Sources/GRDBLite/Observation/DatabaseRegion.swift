@@ -28,12 +28,12 @@ public struct DatabaseRegion: Sendable {
     }
 
     /// All rows and columns of a table.
-    public init(table: String) {
+    @_spi(GRDBLite) public init(table: String) {
         self.init(tableRegions: [CaseInsensitiveIdentifier(table): TableRegion(columns: nil, rowIDs: nil)])
     }
 
     /// Some columns of a table, in all rows.
-    public init(table: String, columns: Set<String>) {
+    @_spi(GRDBLite) public init(table: String, columns: Set<String>) {
         let columns = Set(columns.map(CaseInsensitiveIdentifier.init))
         self.init(tableRegions: [CaseInsensitiveIdentifier(table): TableRegion(columns: columns, rowIDs: nil)])
     }

@@ -70,6 +70,7 @@ public struct DatabaseRegionObservation: Sendable {
     /// - parameter bufferingPolicy: What happens to the commits that the
     ///   iteration has not consumed yet: by default, each is kept
     ///   (`.bufferingNewest(1)` coalesces them).
+    @_spi(GRDBLite)
     public func values(
         in writer: any DatabaseWriter,
         bufferingPolicy: AsyncValueObservation<Void>.BufferingPolicy = .unbounded) -> AsyncValueObservation<Void>

@@ -158,13 +158,6 @@ extension ValueObservationScheduler where Self == DelayedMainActorValueObservati
     }
 }
 
-extension ValueObservationMainActorScheduler where Self == DelayedMainActorValueObservationScheduler {
-    /// See ``ValueObservationScheduler/mainActor``.
-    public static var mainActor: DelayedMainActorValueObservationScheduler {
-        DelayedMainActorValueObservationScheduler()
-    }
-}
-
 // MARK: - task
 
 /// Notifies all values from a task of its own. See

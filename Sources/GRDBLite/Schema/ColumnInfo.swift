@@ -4,7 +4,7 @@
 /// let columns = try db.columns(in: "player")
 /// columns.map(\.name) // ["id", "name", "score"]
 /// ```
-public struct ColumnInfo: Sendable, Hashable {
+public struct ColumnInfo: Sendable {
     /// The column name.
     public let name: String
     /// The declared type (`"INTEGER"`, `"TEXT"`, or `""`).

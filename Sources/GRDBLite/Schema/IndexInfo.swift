@@ -9,7 +9,7 @@
 /// ```
 public struct IndexInfo: Sendable {
     /// What created an index.
-    public struct Origin: RawRepresentable, Hashable, Sendable, DatabaseValueConvertible {
+    public struct Origin: RawRepresentable, Equatable, Sendable, DatabaseValueConvertible {
         public var rawValue: String
 
         public init(rawValue: String) {

@@ -6,8 +6,8 @@
 /// primaryKey.columns     // ["id"]
 /// primaryKey.rowIDColumn // "id"
 /// ```
-public struct PrimaryKeyInfo: Sendable, Hashable {
-    private enum Impl: Sendable, Hashable {
+public struct PrimaryKeyInfo: Sendable {
+    private enum Impl: Sendable {
         case hiddenRowID
         case rowID(ColumnInfo)
         case regular([ColumnInfo], tableHasRowID: Bool)

@@ -1,4 +1,4 @@
-import GRDBLite
+@_spi(GRDBLite) import GRDBLite
 import PropertyBased
 
 // The actions of observer scripts: observers come and go, and statements

@@ -1,5 +1,5 @@
 import Foundation
-import GRDBLite
+@_spi(GRDBLite) import GRDBLite
 import PropertyBased
 import Testing
 

@@ -1,5 +1,5 @@
 import Foundation
-@testable import GRDBLite
+@_spi(GRDBLite) @testable import GRDBLite
 import Testing
 
 // SQLite compares identifiers (tables, columns, savepoints, collations...)
@@ -224,9 +224,9 @@ import Testing
     @Test func collationsTellNonASCIICasesApart() throws {
         let upper = DatabaseCollation("É") { $0.compare($1) }
         let lower = DatabaseCollation("é") { _, _ in .orderedSame }
-        #expect(upper != lower)
-        #expect(DatabaseCollation("Foo") { $0.compare($1) } == DatabaseCollation("foo") { $0.compare($1) })
-        #expect(Set([upper, lower]).count == 2)
+        #expect(upper.id != lower.id)
+        #expect(DatabaseCollation("Foo") { $0.compare($1) }.id == DatabaseCollation("foo") { $0.compare($1) }.id)
+        #expect(Set([upper.id, lower.id]).count == 2)
 
         let dbQueue = try DatabaseQueue()
         try dbQueue.write { db throws in

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import GRDBLite
+@_spi(GRDBLite) import GRDBLite
 import TestSupport
 
 @Suite struct ConfigurationTests {

@@ -242,7 +242,6 @@ import TestSupport
         #expect(
             disclosed.description
                 == "SQLite error 19: constraint failed - while executing `SELECT 1` with arguments [1]")
-        #expect(custom.debugDescription == "DatabaseError(\(custom.description))")
     }
 
     @Test func resultCodes() {

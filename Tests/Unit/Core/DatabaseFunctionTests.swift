@@ -151,9 +151,9 @@ import GRDBLite
         let a = DatabaseFunction("f", argumentCount: 1) { _ in nil }
         let b = DatabaseFunction("F", argumentCount: 1) { _ in 1 }
         let c = DatabaseFunction("f", argumentCount: 2) { _ in nil }
-        #expect(a == b)
-        #expect(a != c)
-        #expect(Set([a, b, c]).count == 2)
+        #expect(a.id == b.id)
+        #expect(a.id != c.id)
+        #expect(Set([a, b, c].map(\.id)).count == 2)
     }
 
     /// GRDB registers its string functions on every connection.

@@ -1,4 +1,4 @@
-@testable import GRDBLite
+@_spi(GRDBLite) @testable import GRDBLite
 import Testing
 
 // Rows with scopes, as the query interface builds them for joined

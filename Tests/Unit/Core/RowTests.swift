@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import GRDBLite
+@_spi(GRDBLite) @testable import GRDBLite
 
 @Suite struct RowTests {
     static let sql = "SELECT 1 AS id, 'Arthur' AS name, NULL AS email, 1.5 AS score, x'0102' AS data"

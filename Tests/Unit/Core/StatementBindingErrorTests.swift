@@ -1,6 +1,6 @@
 import CSQLite
 import Foundation
-import GRDBLite
+@_spi(GRDBLite) import GRDBLite
 import Testing
 
 /// A value SQLite can't bind (over its length limit here; out of memory in

@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
-import GRDBLite
+@_spi(GRDBLite) import GRDBLite
 
 @Suite struct StatementTests {
     private func withPlayers<T>(_ body: (Database) throws -> T) throws -> T {

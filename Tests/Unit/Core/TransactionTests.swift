@@ -1,7 +1,7 @@
 import CSQLite
 import Foundation
 import Testing
-import GRDBLite
+@_spi(GRDBLite) import GRDBLite
 
 @Suite struct TransactionTests {
     private func makeQueue() throws -> DatabaseQueue {

@@ -55,7 +55,7 @@ import GRDBLite
         try dbQueue.read { (db: Database) throws -> Void in
             let book = Table("book")
             let pattern = FTS3Pattern(matchingAllTokensIn: "mars history")
-            let request = book.matching(pattern).select(Column("title")).order(Column("title"))
+            let request = book.all().matching(pattern).select(Column("title")).order(Column("title"))
             #expect(try request.makePreparedRequest(db).statement.sql
                 == #"SELECT "title" FROM "book" WHERE "book" MATCH ? ORDER BY "title""#)
             #expect(try String.fetchAll(db, request) == ["Green Mars", "Red Mars"])
@@ -66,7 +66,7 @@ import GRDBLite
                 == #"SELECT "b".* FROM "book" "b" WHERE "b"."book" MATCH ?"#)
             #expect(try aliased.fetchCount(db) == 1)
             // Nil pattern: nothing
-            #expect(try book.matching(FTS3Pattern(matchingAnyTokenIn: "")).fetchCount(db) == 0)
+            #expect(try book.all().matching(FTS3Pattern(matchingAnyTokenIn: "")).fetchCount(db) == 0)
             // Column match
             let titles = book.filter(Column("title").match(FTS3Pattern(matchingAnyTokenIn: "moby history")))
             #expect(try titles.fetchCount(db) == 1)

@@ -1,5 +1,5 @@
 import Testing
-import GRDBLite
+@_spi(GRDBLite) import GRDBLite
 
 @Suite struct FTS4Tests {
     @Test func fts3Table() throws {

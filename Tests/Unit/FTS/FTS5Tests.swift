@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import GRDBLite
+@_spi(GRDBLite) import GRDBLite
 
 @Suite struct FTS5Tests {
     @Test func tableOptions() throws {
@@ -138,7 +138,7 @@ import GRDBLite
             try Serving(id: UUID(), description: "Apple", foodId: "apple").save(db)
             #expect(try Food.fetchCount(db) == 1)
             #expect(try Serving.fetchCount(db) == 1)
-            #expect(try Table("food_ft").matching(FTS5Pattern(matchingAnyTokenIn: "apple")).fetchCount(db) == 1)
+            #expect(try Table("food_ft").all().matching(FTS5Pattern(matchingAnyTokenIn: "apple")).fetchCount(db) == 1)
             #expect(throws: RecordError.self) { try Food(id: UUID(), name: "Cherry", foodId: "cherry").update(db) }
         }
     }
@@ -208,7 +208,7 @@ import GRDBLite
             #expect(
                 try Table("doc").filter(Column("body").match(FTS5Pattern(matchingPhrase: "and a long")!)).fetchCount(db)
                     == 1)
-            #expect(try Table("doc").matching(FTS5Pattern(matchingAllTokensIn: "venus")).fetchCount(db) == 2)
+            #expect(try Table("doc").all().matching(FTS5Pattern(matchingAllTokensIn: "venus")).fetchCount(db) == 2)
             #expect(try Doc.matching(FTS5Pattern(matchingAnyTokenIn: "")).fetchCount(db) == 0)
             #expect(try Doc.all().matching(nil as FTS5Pattern?).fetchCount(db) == 0)
         }

@@ -1,5 +1,5 @@
 import Foundation
-import GRDBLite
+@_spi(GRDBLite) import GRDBLite
 import TestSupport
 import Testing
 
@@ -137,7 +137,7 @@ private final class CharacterTokenizer: FTS5CustomTokenizer {
                 t.column("body")
             }
             try db.execute(sql: "INSERT INTO doc (body) VALUES ('The sea')")
-            #expect(try Table("doc").matching(FTS5Pattern(matchingAnyTokenIn: "ocean")).fetchCount(db) == 1)
+            #expect(try Table("doc").all().matching(FTS5Pattern(matchingAnyTokenIn: "ocean")).fetchCount(db) == 1)
             // A stop word is not indexed
             #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM doc WHERE doc MATCH 'the'") == 0)
         }
@@ -218,7 +218,7 @@ private final class CharacterTokenizer: FTS5CustomTokenizer {
             try db.execute(sql: "INSERT INTO doc (body) VALUES ('sea')")
         }
         try dbPool.read { (db: Database) throws -> Void in
-            #expect(try Table("doc").matching(FTS5Pattern(matchingAnyTokenIn: "ocean")).fetchCount(db) == 1)
+            #expect(try Table("doc").all().matching(FTS5Pattern(matchingAnyTokenIn: "ocean")).fetchCount(db) == 1)
         }
     }
 }

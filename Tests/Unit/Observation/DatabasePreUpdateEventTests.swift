@@ -162,6 +162,5 @@ import Testing
         #expect(observer.events.map(\.tableName) == ["player", "player"])
         #expect(observer.events.map(\.databaseName) == ["main", "main"])
         #expect(observer.events.map(\.rowID) == [7, 7])
-        #expect(observer.events.map(\.description) == ["insert player 7", "delete player 7"])
     }
 }

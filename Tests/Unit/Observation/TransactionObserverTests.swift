@@ -1,6 +1,6 @@
 import CSQLite
 import Foundation
-import GRDBLite
+@_spi(GRDBLite) import GRDBLite
 import TestSupport
 import Testing
 
@@ -300,7 +300,7 @@ import Testing
     /// authorizer's watch): deletions are still notified row by row.
     @Test func deleteStatementRecompiledAfterSchemaChangeNotifiesEachRow() throws {
         let dbQueue = try makeItemDatabase()
-        let observer = RecordingObserver(observes: { $0 == .delete(tableName: "item") })
+        let observer = RecordingObserver(observes: { $0.isDeletion(in: "item") })
         dbQueue.add(transactionObserver: observer)
         try dbQueue.writeWithoutTransaction { db in
             let statement = try db.cachedStatement(sql: "DELETE FROM item")

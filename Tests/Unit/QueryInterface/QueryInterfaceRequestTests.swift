@@ -1,4 +1,4 @@
-import GRDBLite
+@_spi(GRDBLite) import GRDBLite
 import Testing
 
 private typealias Player = QueryInterfaceFixtures.Player

@@ -50,8 +50,10 @@ private typealias Player = QueryInterfaceFixtures.Player
             let existential: any SQLSelectable = AllColumns()
             #expect(try SQL("SELECT \(existential) FROM player").build(db).sql == "SELECT * FROM player")
             // `.rowID` as an implicit member.
+            // (`order` takes `Column.rowID`: GRDB has no implicit member there.)
             #expect(
-                try Player.select(.rowID, as: Int64.self).filter(Column.rowID > 3).order(.rowID).fetchAll(db) == [4, 5])
+                try Player.select(.rowID, as: Int64.self).filter(Column.rowID > 3).order(Column.rowID)
+                    .fetchAll(db) == [4, 5])
         }
     }
 

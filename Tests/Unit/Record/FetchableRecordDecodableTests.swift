@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
-import GRDBLite
+@_spi(GRDBLite) import GRDBLite
 
 private struct Address: Codable, Equatable {
     var street: String

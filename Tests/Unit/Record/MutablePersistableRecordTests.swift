@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import GRDBLite
+@_spi(GRDBLite) import GRDBLite
 
 private struct Player: Codable, FetchableRecord, MutablePersistableRecord, Equatable {
     var id: Int64?

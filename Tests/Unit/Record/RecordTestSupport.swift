@@ -1,5 +1,5 @@
 import Foundation
-import GRDBLite
+@_spi(GRDBLite) import GRDBLite
 
 /// An in-memory database that records the SQL it runs (after `schema`).
 func makeDatabase(_ schema: String, recorder: SQLRecorder? = nil) throws -> DatabaseQueue {

@@ -1,5 +1,5 @@
 import Foundation
-import GRDBLite
+@_spi(GRDBLite) import GRDBLite
 import Testing
 
 /// Bad SQL, bad arguments and bad values: each is a typed error

@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import GRDBLite
+@_spi(GRDBLite) import GRDBLite
 import Testing
 import TestSupport
 

@@ -1,5 +1,5 @@
 import Foundation
-import GRDBLite
+@_spi(GRDBLite) import GRDBLite
 import Testing
 
 /// Table and column names with quotes, spaces and non-ASCII characters

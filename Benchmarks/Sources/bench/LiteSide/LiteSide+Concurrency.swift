@@ -1,4 +1,4 @@
-import GRDBLite
+@_spi(GRDBLite) import GRDBLite
 
 /// The concurrency workloads on a GRDBLite `DatabasePool`, written as the
 /// README shows it: reads in `read`, writes in `write`.

@@ -1,4 +1,4 @@
-import GRDBLite
+@_spi(GRDBLite) import GRDBLite
 
 /// GRDBLite, written idiomatically with the GRDB API, as GRDB's own
 /// performance tests are, except where GRDBLite documents a faster API for

@@ -416,7 +416,7 @@ public final class DatabasePool: Sendable {
     /// roll back.
     ///
     /// - parameter kind: The kind of transaction; by default
-    ///   ``Configuration/defaultTransactionKind``.
+    ///   IMMEDIATE.
     /// - parameter updates: Returns `.commit` or `.rollback`.
     public func writeInTransaction(
         _ kind: Database.TransactionKind? = nil,

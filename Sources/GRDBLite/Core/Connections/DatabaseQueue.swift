@@ -251,7 +251,7 @@ public final class DatabaseQueue: Sendable {
     /// ```
     ///
     /// - parameter kind: The kind of transaction; by default
-    ///   ``Configuration/defaultTransactionKind``.
+    ///   IMMEDIATE.
     /// - parameter updates: Returns `.commit` or `.rollback`.
     public func inTransaction(
         _ kind: Database.TransactionKind? = nil,

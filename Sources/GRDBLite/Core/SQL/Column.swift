@@ -65,11 +65,6 @@ extension SQLSelectable where Self == Column {
     public static var rowID: Self { Column.rowID }
 }
 
-extension SQLOrderingTerm where Self == Column {
-    /// The hidden `rowid` column: `Player.order(.rowID)`.
-    public static var rowID: Self { Column.rowID }
-}
-
 extension ColumnExpression where Self == Column {
     /// The hidden `rowid` column.
     public static var rowID: Self { Column.rowID }

@@ -50,10 +50,10 @@ public struct SQLSelection: Sendable {
     let impl: Impl
 
     /// All columns: `*`.
-    public static let allColumns = SQLSelection(impl: .allColumns)
+    static let allColumns = SQLSelection(impl: .allColumns)
 
     /// An expression.
-    public static func expression(_ expression: SQLExpression) -> SQLSelection {
+    static func expression(_ expression: SQLExpression) -> SQLSelection {
         SQLSelection(impl: .expression(expression))
     }
 
@@ -144,7 +144,7 @@ public struct SQLOrdering: Sendable {
     let impl: Impl
 
     /// An expression, in SQLite's default order.
-    public static func expression(_ expression: SQLExpression) -> SQLOrdering {
+    static func expression(_ expression: SQLExpression) -> SQLOrdering {
         SQLOrdering(impl: .expression(expression))
     }
 

@@ -66,7 +66,7 @@ public struct SQLExpression: Sendable {
     }
 
     /// A value, bound as a statement argument.
-    public static func value(_ dbValue: DatabaseValue) -> SQLExpression {
+    static func value(_ dbValue: DatabaseValue) -> SQLExpression {
         SQLExpression(impl: .value(dbValue))
     }
 
@@ -76,12 +76,12 @@ public struct SQLExpression: Sendable {
     }
 
     /// A column.
-    public static func column(_ name: String) -> SQLExpression {
+    static func column(_ name: String) -> SQLExpression {
         SQLExpression(impl: .column(name))
     }
 
     /// Raw SQL.
-    public static func literal(_ sql: SQL) -> SQLExpression {
+    static func literal(_ sql: SQL) -> SQLExpression {
         SQLExpression(impl: .literal(sql))
     }
 }

@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 import Testing
-import GRDBLite
+@_spi(GRDBLite) import GRDBLite
 import TestSupport
 
 @Suite struct DatabaseQueueTests {

@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-@testable import GRDBLite
+@_spi(GRDBLite) @testable import GRDBLite
 import Testing
 import TestSupport
 

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import GRDBLite
+@_spi(GRDBLite) import GRDBLite
 
 private enum Color: String, DatabaseValueConvertible {
     case red, white

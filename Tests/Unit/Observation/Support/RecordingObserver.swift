@@ -111,3 +111,11 @@ func makePlayerDatabase() throws -> DatabaseQueue {
     }
     return dbQueue
 }
+
+extension DatabaseEventKind {
+    /// Whether the kind is a deletion in `table`: like GRDB's, the type
+    /// is not Equatable.
+    func isDeletion(in table: String) -> Bool {
+        if case .delete(tableName: table) = self { true } else { false }
+    }
+}

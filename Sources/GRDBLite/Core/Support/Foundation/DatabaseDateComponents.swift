@@ -15,7 +15,7 @@ import Foundation
 /// read.format          // .YMD, the format found in the database
 /// read.dateComponents  // year 1973, month 9, day 18
 /// ```
-public struct DatabaseDateComponents: Sendable, Hashable {
+public struct DatabaseDateComponents: Sendable {
     /// A format of SQLite's date functions.
     public enum Format: String, Sendable {
         case YMD = "yyyy-MM-dd"
