@@ -222,6 +222,13 @@ import TestSupport
         }
     }
 
+    /// The messages of the `SQLITE_MISUSE` errors random SQL may cause:
+    /// GRDB's validation of statements and their arguments.
+    static let statementMisuses = [
+        "Multiple statements found", "SQL contains a NUL character", "empty statement",
+        "missing statement argument", "wrong number of statement arguments",
+    ]
+
     /// Runs random SQL, in a random way; returns its error, if any.
     static func runRandomOperation(_ dbQueue: DatabaseQueue, _ random: inout SeededGenerator) -> (any Error)? {
         let sql = randomSQL(&random)
@@ -316,6 +323,14 @@ import TestSupport
                 outcomes["success", default: 0] += 1
             case let error as DatabaseError:
                 outcomes["DatabaseError \(error.resultCode.rawValue)", default: 0] += 1
+                // GRDBLite's own misuse errors only reject bad statements
+                // and arguments: any other (a closed connection, a broken
+                // transaction state) is a bug.
+                if error.resultCode == .SQLITE_MISUSE,
+                   !Self.statementMisuses.contains(where: { error.message?.hasPrefix($0) == true })
+                {
+                    Issue.record("iteration \(iteration): unexpected misuse: \(error) (seed \(seed))")
+                }
             case is RowDecodingError:
                 outcomes["RowDecodingError", default: 0] += 1
             case let error?:
@@ -388,8 +403,12 @@ import TestSupport
         }
     }
 
-    /// Opens the file and reads and writes everything it can.
-    static func exercise(path: String, journalMode: Configuration.JournalModeConfiguration, budget: WorkBudget) throws {
+    /// Opens the file and reads and writes everything it can. Sets
+    /// `isIntact` to whether `PRAGMA integrity_check` found the file
+    /// sound, before it reads and writes.
+    static func exercise(
+        path: String, journalMode: Configuration.JournalModeConfiguration, budget: WorkBudget, isIntact: inout Bool
+    ) throws {
         var config = Configuration()
         config.journalMode = journalMode
         config.allowsUnsafeTransactions = true
@@ -398,7 +417,7 @@ import TestSupport
             budget.install(on: db)
         }
         let dbQueue = try DatabaseQueue(path: path, configuration: config)
-        _ = try dbQueue.read { try String.fetchAll($0, sql: "PRAGMA integrity_check") }
+        isIntact = try dbQueue.read { try String.fetchAll($0, sql: "PRAGMA integrity_check") } == ["ok"]
         let tables = try dbQueue.read {
             try String.fetchAll($0, sql: "SELECT name FROM sqlite_master WHERE type IN ('table', 'view')")
         }
@@ -429,18 +448,29 @@ import TestSupport
                     try? FileManager.default.removeItem(atPath: path + suffix)
                 }
             }
+            var isIntact = false
             do {
                 try Self.exercise(
-                    path: path, journalMode: Bool.random(using: &random) ? .wal : .default, budget: budget)
-                outcomes["usable", default: 0] += 1
+                    path: path, journalMode: Bool.random(using: &random) ? .wal : .default, budget: budget,
+                    isIntact: &isIntact)
+                outcomes[isIntact ? "usable" : "usable, not intact", default: 0] += 1
             } catch let error as DatabaseError {
                 outcomes["DatabaseError \(error.resultCode.rawValue)", default: 0] += 1
+                // A file that SQLite found sound reads and writes without
+                // corruption: only a damaged one may fail so.
+                if isIntact, error.resultCode == .SQLITE_CORRUPT || error.resultCode == .SQLITE_NOTADB {
+                    Issue.record("file \(iteration) passed integrity_check, then: \(error) (seed \(seed))")
+                }
+                if error.resultCode == .SQLITE_MISUSE {
+                    Issue.record("file \(iteration): misuse: \(error) (seed \(seed))")
+                }
             } catch is RowDecodingError {
                 outcomes["RowDecodingError", default: 0] += 1
             } catch {
                 Issue.record("file \(iteration): unexpected \(type(of: error)): \(error) (seed \(seed))")
             }
         }
+        #expect(outcomes["usable", default: 0] > 0)
         #expect(outcomes.keys.contains("DatabaseError 26")) // SQLITE_NOTADB
         #expect(outcomes.keys.contains("DatabaseError 11")) // SQLITE_CORRUPT
         print("""
