@@ -99,15 +99,18 @@ import TestSupport
         defer { directory.remove() }
         let path = directory.path()
         var configuration = Configuration()
-        configuration.busyMode = .timeout(0.01)
+        configuration.busyMode = .timeout(0.05)
         var lockerConfiguration = Configuration()
         lockerConfiguration.allowsUnsafeTransactions = true // keeps its lock across accesses
         let locker = try DatabaseQueue(path: path, configuration: lockerConfiguration)
         let dbQueue = try DatabaseQueue(path: path, configuration: configuration)
         try locker.writeWithoutTransaction { db throws in try db.execute(sql: "CREATE TABLE t (a); BEGIN IMMEDIATE") }
+        let start = ContinuousClock.now
         let error = #expect(throws: DatabaseError.self) {
             try dbQueue.write { db throws in try db.execute(sql: "INSERT INTO t VALUES (1)") }
         }
+        // SQLite sleeps until the timeout is spent before it gives up.
+        #expect(ContinuousClock.now - start >= .milliseconds(50), "the write gave up without waiting")
         #expect(error?.resultCode == .SQLITE_BUSY)
         try locker.writeWithoutTransaction { db throws in try db.execute(sql: "ROLLBACK") }
     }

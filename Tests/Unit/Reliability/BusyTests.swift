@@ -60,6 +60,9 @@ import TestSupport
 
     /// The waiting queue's trace tells the holder to commit when the
     /// waiting `BEGIN IMMEDIATE` starts: the write waits, then succeeds.
+    /// The holder commits 50 ms after that signal, so the write can only
+    /// succeed if it waited at least that long (a lower bound that holds
+    /// on any machine, not a guess at an order).
     ///
     /// The holder waits too: in rollback journal mode, its COMMIT needs an
     /// exclusive lock, and the waiter holds a shared lock for an instant
@@ -86,6 +89,7 @@ import TestSupport
                     try db.execute(sql: "INSERT INTO t (who) VALUES ('holder')")
                     locked.signal()
                     release.wait()
+                    Thread.sleep(forTimeInterval: 0.05)
                 }
             } catch {
                 holderError.update { $0 = error }
@@ -93,7 +97,9 @@ import TestSupport
             holderDone.signal()
         }
         locked.wait()
+        let start = ContinuousClock.now
         try waiter.write { try $0.execute(sql: "INSERT INTO t (who) VALUES ('waiter')") }
+        #expect(ContinuousClock.now - start >= .milliseconds(50), "the write did not wait for the lock")
         holderDone.wait()
         #expect(holderError.value == nil)
         #expect(try names(waiter) == ["holder", "waiter"])
