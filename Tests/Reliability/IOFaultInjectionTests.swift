@@ -32,6 +32,14 @@ import TestSupport
         }
     }
 
+    /// The codes the fault VFS fails operations with (see
+    /// CFaultInjection.h); `SQLITE_IOERR` alone where SQLite reports a
+    /// failed read of the header at open without its operation.
+    static let injectedCodes: [ResultCode] = [
+        .SQLITE_IOERR, .SQLITE_IOERR_READ, .SQLITE_IOERR_WRITE, .SQLITE_IOERR_FSYNC, .SQLITE_IOERR_TRUNCATE,
+        .SQLITE_IOERR_FSTAT, .SQLITE_IOERR_DELETE, .SQLITE_IOERR_SHMMAP, .SQLITE_CANTOPEN,
+    ]
+
     private static func configuration(_ mode: String) -> Configuration {
         var config = Configuration()
         config.journalMode = mode == "wal" ? .wal : .default
@@ -125,8 +133,13 @@ import TestSupport
                 #expect(state == after, "\(context)")
             case .failure(let error as DatabaseError):
                 errors["\(error.extendedResultCode.rawValue) \(error.message ?? "")", default: 0] += 1
-                let expectedCodes: [ResultCode] = [.SQLITE_IOERR, .SQLITE_FULL, .SQLITE_CANTOPEN]
-                #expect(expectedCodes.contains(error.resultCode), "\(context): \(error)")
+                // The code of the failed operation, as the VFS returned
+                // it: SQLite reports it unchanged.
+                if scenario.diskFull {
+                    #expect(error.extendedResultCode == .SQLITE_FULL, "\(context): \(error)")
+                } else {
+                    #expect(Self.injectedCodes.contains(error.extendedResultCode), "\(context): \(error)")
+                }
             case .failure(let error):
                 Issue.record("\(context): not a DatabaseError: \(error)")
             }
@@ -158,6 +171,17 @@ import TestSupport
             try reopened.close()
         }
         #expect(faultPoints > 10)
+        // The loop reached reads, writes and syncs (and the WAL index):
+        // each failed somewhere.
+        if !scenario.diskFull {
+            var reached: [ResultCode] = [.SQLITE_IOERR_READ, .SQLITE_IOERR_WRITE, .SQLITE_IOERR_FSYNC, .SQLITE_CANTOPEN]
+            if scenario.mode == "wal" { reached.append(.SQLITE_IOERR_SHMMAP) }
+            for code in reached {
+                #expect(
+                    errors.keys.contains { $0.hasPrefix("\(code.rawValue) ") },
+                    "\(scenario.testDescription): no fault failed with \(code)")
+            }
+        }
         print("""
             IOFaultInjectionTests \(scenario.testDescription): \(faultPoints) fault points, \(faults) faults \
             injected, \(ambiguousCommits) failed commits that were durable; errors: \
