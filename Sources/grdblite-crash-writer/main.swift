@@ -3,7 +3,8 @@
 //
 //     grdblite-crash-writer write PATH rollback|wal|pool
 //         Commits CrashWorkload transactions in a loop, forever, and prints
-//         "committed N" on stdout after each `write` returns. The test kills
+//         "begin N" on stdout before each `write`, "committed N" after it
+//         returns (so the test knows where its kill landed). The test kills
 //         it with SIGKILL. `pool` writes through a DatabasePool (WAL) while
 //         reader threads and concurrent reads check every state they see,
 //         and passive checkpoints run; a read that sees a broken state
@@ -66,6 +67,7 @@ func writeThroughAPool() throws -> Never {
     }
     while true {
         txn += 1
+        report("begin \(txn)")
         try dbPool.write { try CrashWorkload.write($0, txn: txn) }
         report("committed \(txn)")
         let committed = txn
@@ -98,6 +100,7 @@ do {
         var txn = try dbQueue.read(CrashWorkload.lastTransaction)
         while true {
             txn += 1
+            report("begin \(txn)")
             try dbQueue.write { try CrashWorkload.write($0, txn: txn) }
             report("committed \(txn)")
         }

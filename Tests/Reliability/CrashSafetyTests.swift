@@ -14,7 +14,13 @@ import TestSupport
 /// child exit with an error instead of dying of the kill), and passive
 /// checkpoints run; the database is then reopened as a pool.
 ///
-/// 5 kills per journal mode by default; `GRDBLITE_RELIABILITY_SCALE=N`
+/// The child prints "begin N" before each transaction: after the kill, its
+/// last line tells where the kill landed. The test fails unless the kills
+/// land inside transactions often enough (at least 20%), in rollback mode
+/// leave hot journals (at least one kill in 10), and some transaction was
+/// committed: a run that killed the child before it wrote checks nothing.
+///
+/// 20 kills per journal mode by default; `GRDBLITE_RELIABILITY_SCALE=N`
 /// runs N times more. `GRDBLITE_SEED` replays a run.
 @Suite struct CrashSafetyTests {
     @Test(arguments: ["rollback", "wal", "pool"])
@@ -26,31 +32,52 @@ import TestSupport
         var config = Configuration()
         config.journalMode = mode == "wal" ? .wal : .default
 
-        let kills = 5 * reliabilityScale
+        let kills = 20 * reliabilityScale
         var durable = 0            // the last transaction known to be committed
         var leftovers = 0          // kills that left a rollback journal or a WAL to recover
+        var killsInTransactions = 0 // kills after "begin N" and before "committed N"
         var committedUnreported = 0
         for round in 1...kills {
             let child = try ChildProcess(["write", path, mode])
-            // Kill after a random number of reported commits, then after a
-            // random amount of work, so that the kill lands anywhere in the
-            // child's loop (opening, writing, committing, reporting).
+            var lastLine: String?
+            /// Takes a line of the child: "begin N", then "committed N"
+            /// once transaction N is durable.
+            func take(_ line: String) throws {
+                if line.hasPrefix("committed ") {
+                    let reported = try #require(Int(line.dropFirst("committed ".count)))
+                    #expect(reported == durable + 1, "commits are reported in order (seed \(seed))")
+                    durable = reported
+                } else {
+                    #expect(line == "begin \(durable + 1)", "transactions begin in order (seed \(seed))")
+                }
+                lastLine = line
+            }
+            // Kill after a random number of reported commits (half of the
+            // time, after the next "begin" too), then after a random amount
+            // of work, so that the kill lands anywhere in the child's loop
+            // (opening, writing, committing, reporting). Waiting for
+            // "begin" keeps kills inside transactions frequent even when a
+            // loaded machine leaves the child little time to run.
             let commits = Int.random(in: 0...8, using: &random)
-            for _ in 0..<commits {
+            let waitsForBegin = Bool.random(using: &random)
+            var committed = 0
+            while committed < commits || (waitsForBegin && lastLine?.hasPrefix("begin ") != true) {
                 guard let line = child.readLine() else {
                     child.killNow()
                     Issue.record("child stopped: \(child.errorOutput()) (seed \(seed), round \(round))")
                     return
                 }
-                let reported = try #require(Int(line.dropFirst("committed ".count)))
-                #expect(reported == durable + 1, "commits are reported in order (seed \(seed))")
-                durable = reported
+                try take(line)
+                if line.hasPrefix("committed ") { committed += 1 }
             }
             spin(Int.random(in: 0..<300_000, using: &random))
             child.killNow()
             #expect(
                 child.process.terminationReason == .uncaughtSignal,
                 "child died of SIGKILL, not of an error: \(child.errorOutput())")
+            // What the child printed before it died.
+            while let line = child.readLine() { try take(line) }
+            if lastLine?.hasPrefix("begin ") == true { killsInTransactions += 1 }
             let leftover = path + (mode == "rollback" ? "-journal" : "-wal")
             if let size = try? FileManager.default.attributesOfItem(atPath: leftover)[.size] as? Int, size > 0 {
                 leftovers += 1
@@ -78,9 +105,15 @@ import TestSupport
         }
         print("""
             CrashSafetyTests \(mode): \(kills) SIGKILLs survived, \(durable) transactions verified, \
+            \(killsInTransactions) kills inside a transaction, \
             \(leftovers) \(mode == "rollback" ? "hot journals rolled back" : "WAL files recovered"), \(committedUnreported) commits made before \
             the kill but not yet reported (seed \(seed))
             """)
+        #expect(durable > 0, "no transaction was committed: the kills tested nothing (seed \(seed))")
+        #expect(killsInTransactions * 5 >= kills, "fewer than 20% of the kills landed inside a transaction (seed \(seed))")
+        if mode == "rollback" {
+            #expect(leftovers * 10 >= kills, "fewer than 1 kill in 10 left a hot journal (seed \(seed))")
+        }
     }
 
     /// A new child continues after the last committed transaction, so
@@ -95,6 +128,7 @@ import TestSupport
             for txn in 1...3 { try CrashWorkload.write(db, txn: txn) }
         }
         let child = try ChildProcess(["write", path, "rollback"])
+        try child.expectLine("begin 4")
         try child.expectLine("committed 4")
         child.killNow()
         #expect(try dbQueue.read(CrashWorkload.verify) >= 4)
