@@ -9,6 +9,17 @@
 //         reader threads and concurrent reads check every state they see,
 //         and passive checkpoints run; a read that sees a broken state
 //         exits with an error.
+//     grdblite-crash-writer write PATH vacuum|checkpoint
+//         The same loop, with maintenance between transactions: `vacuum`
+//         (rollback journal) runs VACUUM after every third transaction,
+//         `checkpoint` (WAL) a truncating checkpoint after each one.
+//     grdblite-crash-writer write PATH erase
+//         The same loop (rollback journal), and after every fifth
+//         transaction prints "erase", erases the database, prints
+//         "erased", and starts again from transaction 1.
+//     grdblite-crash-writer migrate PATH rollback|wal
+//         Applies CrashMigrations one at a time, printing "migrating N"
+//         before and "migrated N" after each, then prints "done".
 //     grdblite-crash-writer hold PATH rollback|wal
 //         Opens an IMMEDIATE transaction that inserts a row in `t`, prints
 //         "locked", waits for a line on stdin, commits, prints "committed".
@@ -32,8 +43,8 @@ func fail(_ message: String) -> Never {
 func configuration(_ mode: String) -> Configuration {
     var config = Configuration()
     switch mode {
-    case "wal": config.journalMode = .wal
-    case "rollback", "pool": config.journalMode = .default
+    case "wal", "checkpoint": config.journalMode = .wal
+    case "rollback", "pool", "vacuum", "erase": config.journalMode = .default
     default: fail("unknown journal mode \(mode)")
     }
     return config
@@ -103,7 +114,31 @@ do {
             report("begin \(txn)")
             try dbQueue.write { try CrashWorkload.write($0, txn: txn) }
             report("committed \(txn)")
+            switch mode {
+            case "vacuum" where txn % 3 == 0:
+                try dbQueue.vacuum()
+            case "checkpoint":
+                _ = try dbQueue.writeWithoutTransaction { try $0.checkpoint(.truncate) }
+            case "erase" where txn % 5 == 0:
+                report("erase")
+                try dbQueue.erase()
+                report("erased")
+                try dbQueue.write { try $0.execute(sql: CrashWorkload.schema) }
+                txn = 0
+            default:
+                break
+            }
         }
+    case "migrate":
+        let migrator = CrashMigrations.migrator
+        var applied = try dbQueue.read(migrator.appliedMigrations).count
+        while applied < CrashMigrations.count {
+            applied += 1
+            report("migrating \(applied)")
+            try migrator.migrate(dbQueue, upTo: "m\(applied)")
+            report("migrated \(applied)")
+        }
+        report("done")
     case "hold":
         try dbQueue.inDatabase { db in
             try db.execute(sql: "CREATE TABLE IF NOT EXISTS t (who TEXT NOT NULL)")

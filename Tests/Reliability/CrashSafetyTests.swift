@@ -9,6 +9,9 @@ import TestSupport
 /// must then open, pass `PRAGMA integrity_check`, and hold every reported
 /// transaction, each one complete (see `CrashWorkload.verify`).
 ///
+/// `vacuum` runs VACUUM after every third transaction (rollback journal),
+/// `checkpoint` a truncating checkpoint after each one (WAL).
+///
 /// `pool` writes through a `DatabasePool` (WAL) while reader threads and
 /// concurrent reads check every state they see (a broken one makes the
 /// child exit with an error instead of dying of the kill), and passive
@@ -23,14 +26,14 @@ import TestSupport
 /// 20 kills per journal mode by default; `GRDBLITE_RELIABILITY_SCALE=N`
 /// runs N times more. `GRDBLITE_SEED` replays a run.
 @Suite struct CrashSafetyTests {
-    @Test(arguments: ["rollback", "wal", "pool"])
+    @Test(arguments: ["rollback", "wal", "pool", "vacuum", "checkpoint"])
     func committedTransactionsSurviveSIGKILL(mode: String) throws {
         var (random, seed) = SeededGenerator.fromEnvironment()
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = directory.path("crash.sqlite")
         var config = Configuration()
-        config.journalMode = mode == "wal" ? .wal : .default
+        config.journalMode = mode == "wal" || mode == "checkpoint" ? .wal : .default
 
         let kills = 20 * reliabilityScale
         var durable = 0            // the last transaction known to be committed
@@ -78,7 +81,7 @@ import TestSupport
             // What the child printed before it died.
             while let line = child.readLine() { try take(line) }
             if lastLine?.hasPrefix("begin ") == true { killsInTransactions += 1 }
-            let leftover = path + (mode == "rollback" ? "-journal" : "-wal")
+            let leftover = path + (mode == "rollback" || mode == "vacuum" ? "-journal" : "-wal")
             if let size = try? FileManager.default.attributesOfItem(atPath: leftover)[.size] as? Int, size > 0 {
                 leftovers += 1
             }
@@ -106,7 +109,7 @@ import TestSupport
         print("""
             CrashSafetyTests \(mode): \(kills) SIGKILLs survived, \(durable) transactions verified, \
             \(killsInTransactions) kills inside a transaction, \
-            \(leftovers) \(mode == "rollback" ? "hot journals rolled back" : "WAL files recovered"), \(committedUnreported) commits made before \
+            \(leftovers) \(mode == "rollback" || mode == "vacuum" ? "hot journals rolled back" : "WAL files recovered"), \(committedUnreported) commits made before \
             the kill but not yet reported (seed \(seed))
             """)
         #expect(durable > 0, "no transaction was committed: the kills tested nothing (seed \(seed))")

@@ -1,0 +1,159 @@
+import Foundation
+import GRDBLite
+import Testing
+import TestSupport
+@testable import grdblite_crash_writer
+
+/// SIGKILL during the operations that rewrite a database rather than add
+/// to it: `erase()` between transactions, and migrations applied one at a
+/// time (see `CrashMigrations`). After each kill, the database opens,
+/// passes `PRAGMA integrity_check`, and holds every reported step whole;
+/// an interrupted step is all there or not at all.
+///
+/// Half of the rounds wait for the child to announce the step ("erase",
+/// "migrating N") before the random delay, so that kills land inside
+/// steps on a loaded machine too; the tests fail unless some do.
+/// 20 kills by default; `GRDBLITE_RELIABILITY_SCALE=N` runs N times more.
+@Suite struct CrashMaintenanceTests {
+    /// The lines the child printed until it was killed after `reports`
+    /// lines with `prefix` (and, if `waitFor` is given, a line with that
+    /// prefix), a random delay later; nil if the child stopped by itself.
+    private static func killChild(
+        _ child: ChildProcess, after reports: Int, of prefix: String, waitFor: String?,
+        _ random: inout SeededGenerator
+    ) -> (lines: [String], stopped: Bool) {
+        var lines: [String] = []
+        var count = 0
+        while count < reports || (waitFor.map { lines.last?.hasPrefix($0) != true } ?? false) {
+            guard let line = child.readLine() else { return (lines, true) }
+            lines.append(line)
+            if line.hasPrefix(prefix) { count += 1 }
+            if line == "done" {
+                _ = child.waitForExit()
+                return (lines, true)
+            }
+        }
+        spin(Int.random(in: 0..<300_000, using: &random))
+        child.killNow()
+        while let line = child.readLine() { lines.append(line) }
+        return (lines, false)
+    }
+
+    @Test func eraseSurvivesSIGKILL() throws {
+        var (random, seed) = SeededGenerator.fromEnvironment()
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.path("erase.sqlite")
+        let kills = 20 * reliabilityScale
+        var durable = 0
+        var erases = 0
+        var killsInErase = 0
+        for round in 1...kills {
+            let child = try ChildProcess(["write", path, "erase"])
+            let (lines, stopped) = Self.killChild(
+                child, after: Int.random(in: 0...6, using: &random), of: "committed ",
+                waitFor: Bool.random(using: &random) ? "erase" : nil, &random)
+            #expect(!stopped, "child stopped: \(child.errorOutput()) (seed \(seed))")
+            var isErasing = false
+            for line in lines {
+                switch line {
+                case "erase": isErasing = true
+                case "erased": (isErasing, durable, erases) = (false, 0, erases + 1)
+                case let line where line.hasPrefix("committed "): durable = Int(line.dropFirst(10)) ?? -1
+                default: break
+                }
+            }
+            if isErasing { killsInErase += 1 }
+            let dbQueue = try DatabaseQueue(path: path)
+            let last = try dbQueue.read(CrashWorkload.verify)
+            if isErasing {
+                // Erased whole, or not at all.
+                #expect(last == 0 || last >= durable, "kill \(round) during erase: \(last) (seed \(seed))")
+            } else {
+                #expect(last >= durable, "transaction \(durable) lost after kill \(round) (seed \(seed))")
+            }
+            durable = last
+            try dbQueue.close()
+        }
+        print("CrashMaintenanceTests erase: \(kills) SIGKILLs, \(erases) erases, \(killsInErase) kills during an erase (seed \(seed))")
+        #expect(erases > 0 && killsInErase > 0, "no kill landed during an erase (seed \(seed))")
+    }
+
+    @Test(arguments: ["rollback", "wal"])
+    func migrationsSurviveSIGKILL(mode: String) throws {
+        var (random, seed) = SeededGenerator.fromEnvironment()
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.path("migrations.sqlite")
+        var config = Configuration()
+        config.journalMode = mode == "wal" ? .wal : .default
+        let kills = 20 * reliabilityScale
+        var killsInMigrations = 0
+        var completedRuns = 0
+        var round = 0
+        var applied = 0 // after the previous kill
+        while round < kills {
+            let child = try ChildProcess(["migrate", path, mode])
+            let (lines, stopped) = Self.killChild(
+                child, after: Int.random(in: 0...4, using: &random), of: "migrated ",
+                waitFor: Bool.random(using: &random) ? "migrating" : nil, &random)
+            if stopped {
+                // All 20 applied: start again from an empty file.
+                #expect(lines.last == "done", "child stopped: \(child.errorOutput()) (seed \(seed))")
+                #expect(try DatabaseQueue(path: path, configuration: config).read(CrashMigrations.verify) == 20)
+                for suffix in ["", "-journal", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+                completedRuns += 1
+                applied = 0
+                continue
+            }
+            round += 1
+            let reported = lines.last { $0.hasPrefix("migrated ") }.flatMap { Int($0.dropFirst(9)) } ?? applied
+            let started = lines.last { $0.hasPrefix("migrating ") }.flatMap { Int($0.dropFirst(10)) } ?? applied
+            if lines.last?.hasPrefix("migrating ") == true { killsInMigrations += 1 }
+            let dbQueue = try DatabaseQueue(path: path, configuration: config)
+            do {
+                applied = try dbQueue.read(CrashMigrations.verify)
+                #expect(applied >= reported && applied <= max(reported, started),
+                        "kill \(round): \(applied) applied, \(reported) reported (\(mode), seed \(seed))")
+            } catch {
+                Issue.record("after kill \(round) (\(mode), seed \(seed)): \(error)")
+            }
+            try dbQueue.close()
+        }
+        print("CrashMaintenanceTests migrations \(mode): \(kills) SIGKILLs, \(killsInMigrations) during a migration, \(completedRuns) runs to the end (seed \(seed))")
+        #expect(killsInMigrations * 5 >= kills, "fewer than 20% of the kills landed during a migration (seed \(seed))")
+    }
+}
+
+/// The checker of the migration crash test must catch what it looks for.
+@Suite struct CrashMigrationsVerifierTests {
+    private func database(migrations: Int) throws -> DatabaseQueue {
+        let dbQueue = try DatabaseQueue()
+        try CrashMigrations.migrator.migrate(dbQueue, upTo: "m\(migrations)")
+        return dbQueue
+    }
+
+    @Test func acceptsCompleteMigrations() throws {
+        #expect(try database(migrations: 7).read(CrashMigrations.verify) == 7)
+        #expect(try database(migrations: 20).read(CrashMigrations.verify) == 20)
+        #expect(try DatabaseQueue().read(CrashMigrations.verify) == 0)
+    }
+
+    @Test(arguments: [
+        "DROP TABLE t3",
+        "CREATE TABLE t8 (n INTEGER NOT NULL)",
+        "DELETE FROM grdb_migrations WHERE identifier = 'm7'",
+        "DELETE FROM grdb_migrations WHERE identifier = 'm4'",
+        "DELETE FROM t2 WHERE n = 1",
+        "UPDATE t5 SET next = NULL WHERE n = 2",
+        "ALTER TABLE t7 ADD COLUMN next INTEGER",
+        "INSERT INTO t6 (n, next) VALUES (7, 8)",
+    ])
+    func rejectsIncompleteMigrations(damage: String) throws {
+        let dbQueue = try database(migrations: 7)
+        try dbQueue.writeWithoutTransaction { try $0.execute(sql: damage) }
+        #expect(throws: CrashWorkload.Violation.self) {
+            try dbQueue.read(CrashMigrations.verify)
+        }
+    }
+}
