@@ -17,6 +17,10 @@
 //         The same loop (rollback journal), and after every fifth
 //         transaction prints "erase", erases the database, prints
 //         "erased", and starts again from transaction 1.
+//     grdblite-crash-writer write PATH shared
+//         The same loop (WAL), for several processes at once: each
+//         transaction takes the next number inside the transaction (with
+//         a busy timeout), prints "begin" before and "committed N" after.
 //     grdblite-crash-writer migrate PATH rollback|wal
 //         Applies CrashMigrations one at a time, printing "migrating N"
 //         before and "migrated N" after each, then prints "done".
@@ -44,6 +48,9 @@ func configuration(_ mode: String) -> Configuration {
     var config = Configuration()
     switch mode {
     case "wal", "checkpoint": config.journalMode = .wal
+    case "shared":
+        config.journalMode = .wal
+        config.busyMode = .timeout(30)
     case "rollback", "pool", "vacuum", "erase": config.journalMode = .default
     default: fail("unknown journal mode \(mode)")
     }
@@ -106,6 +113,17 @@ do {
     if command == "allocations" { try AllocationCount.run(path: path) }
     let dbQueue = try DatabaseQueue(path: path, configuration: configuration(mode))
     switch command {
+    case "write" where mode == "shared":
+        try dbQueue.write { try $0.execute(sql: CrashWorkload.schema) }
+        while true {
+            report("begin")
+            let txn = try dbQueue.write { db in
+                let txn = try CrashWorkload.lastTransaction(db) + 1
+                try CrashWorkload.write(db, txn: txn)
+                return txn
+            }
+            report("committed \(txn)")
+        }
     case "write":
         try dbQueue.write { try $0.execute(sql: CrashWorkload.schema) }
         var txn = try dbQueue.read(CrashWorkload.lastTransaction)

@@ -182,3 +182,94 @@ func spin(_ iterations: Int) {
         }
     }
 }
+
+/// Other processes' connections live on across a writer's SIGKILL.
+@Suite struct CrashSurvivorTests {
+    /// Two writer processes compete for one WAL database; one is killed,
+    /// the other keeps committing (the dead one's locks are gone), then
+    /// it is killed too: every reported transaction of both is there.
+    @Test func aCompetingWriterOutlivesAKilledOne() throws {
+        var (random, seed) = SeededGenerator.fromEnvironment()
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.path("shared.sqlite")
+        var config = Configuration()
+        config.journalMode = .wal
+        let rounds = 10 * reliabilityScale
+        var durable = 0
+        for round in 1...rounds {
+            let victim = try ChildProcess(["write", path, "shared"])
+            let survivor = try ChildProcess(["write", path, "shared"])
+            func committed(_ line: String?) -> Int? {
+                line.flatMap { $0.hasPrefix("committed ") ? Int($0.dropFirst(10)) : nil }
+            }
+            // The victim commits at least once, then dies at a random point.
+            var line = victim.readLine()
+            while line != nil && committed(line) == nil { line = victim.readLine() }
+            #expect(line != nil, "victim stopped: \(victim.errorOutput()) (seed \(seed))")
+            spin(Int.random(in: 0..<300_000, using: &random))
+            victim.killNow()
+            while let line = victim.readLine() { durable = max(durable, committed(line) ?? 0) }
+            // The survivor commits three more transactions.
+            var survivorCommits = 0
+            while survivorCommits < 3, let line = survivor.readLine() {
+                if let txn = committed(line) {
+                    durable = max(durable, txn)
+                    survivorCommits += 1
+                }
+            }
+            #expect(survivorCommits == 3, "round \(round): the survivor stopped: \(survivor.errorOutput()) (seed \(seed))")
+            survivor.killNow()
+            while let line = survivor.readLine() { durable = max(durable, committed(line) ?? 0) }
+            let dbPool = try DatabasePool(path: path, configuration: config)
+            let last = try dbPool.read(CrashWorkload.verify)
+            #expect(last >= durable, "transaction \(durable) lost after round \(round) (seed \(seed))")
+            durable = last
+            try dbPool.close()
+        }
+        #expect(durable >= 4 * rounds)
+    }
+
+    /// The parent holds a pool and a snapshot on the database while a
+    /// child writes to it and is killed: the snapshot still reads its
+    /// state, the pool reads a whole state with every reported
+    /// transaction, and then writes.
+    @Test func aPoolAndASnapshotOutliveAKilledWriter() throws {
+        var (random, seed) = SeededGenerator.fromEnvironment()
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.path("survivors.sqlite")
+        var config = Configuration()
+        config.journalMode = .wal
+        config.busyMode = .timeout(30)
+        let dbPool = try DatabasePool(path: path, configuration: config)
+        try dbPool.write { try $0.execute(sql: CrashWorkload.schema) }
+        var durable = 0
+        for round in 1...(10 * reliabilityScale) {
+            let snapshot = try dbPool.makeSnapshot()
+            let snapshotState = try snapshot.read(CrashWorkload.verify)
+            let child = try ChildProcess(["write", path, "shared"])
+            var commits = 0
+            let wanted = Int.random(in: 1...5, using: &random)
+            while commits < wanted, let line = child.readLine() {
+                if line.hasPrefix("committed ") {
+                    durable = Int(line.dropFirst(10)) ?? -1
+                    commits += 1
+                }
+            }
+            #expect(commits == wanted, "child stopped: \(child.errorOutput()) (seed \(seed))")
+            spin(Int.random(in: 0..<300_000, using: &random))
+            child.killNow()
+            while let line = child.readLine() {
+                if line.hasPrefix("committed ") { durable = Int(line.dropFirst(10)) ?? -1 }
+            }
+            #expect(try snapshot.read(CrashWorkload.verify) == snapshotState, "round \(round) (seed \(seed))")
+            let last = try dbPool.read(CrashWorkload.verify)
+            #expect(last >= durable, "transaction \(durable) lost after round \(round) (seed \(seed))")
+            try dbPool.write { try CrashWorkload.write($0, txn: last + 1) }
+            durable = try dbPool.read(CrashWorkload.verify)
+            #expect(durable == last + 1)
+        }
+        try dbPool.close()
+    }
+}
