@@ -9,4 +9,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 Scripts/install-deps.sh
-swift test --filter 'ReliabilityTests\.|UnitTests\.(BadInputTests|BusyTests|ConcurrencyTests|DiskFullTests|FuzzTests|IdentifierTests|MisuseTrapTests|OpenErrorTests|ReadOnlyFileTests|StatementBindingErrorTests|StatementSchemaChangeTests)' "$@"
+swift test --filter 'ReliabilityTests\.|UnitTests\.(BadInputTests|BusyTests|ChaosTests|ConcurrencyTests|DiskFullTests|FuzzTests|IdentifierTests|MisuseTrapTests|OpenErrorTests|ReadOnlyFileTests|StatementBindingErrorTests|StatementSchemaChangeTests)' "$@"
