@@ -38,6 +38,108 @@ import Testing
     }
 }
 
+/// Allocation failures in conversions that SQLite makes as values are
+/// read: numbers read as text or bytes, blobs read as text, through
+/// `fetchOne`, `fetchAll`, cursors, rows and records. A value that comes
+/// back equals the fault-free one (never `""` or nil for a value that
+/// exists); an allocation failure is `SQLITE_NOMEM`, not a decoding error.
+@Suite struct OutOfMemoryConversionTests {
+    @Test(arguments: [false, true])
+    func everyConversionGivesTheValueOrNOMEM(persistent: Bool) async throws {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) { [persistent] in
+            print(OutOfMemoryConversions.run(persistent: persistent))
+        }
+        guard let result else { return }
+        let output = String(decoding: result.standardOutputContent, as: UTF8.self)
+        for line in output.split(separator: "\n") {
+            if line.hasPrefix("FAILURE ") {
+                Issue.record("\(line.dropFirst("FAILURE ".count))")
+            } else {
+                print(line)
+            }
+        }
+        let points = output.firstMatch(of: /: (\d+) allocation fault points/).flatMap { Int($0.1) }
+        #expect((points ?? 0) >= 100, "\(points.map(String.init) ?? "no") fault points")
+    }
+}
+
+/// The conversion workload, in the child process.
+enum OutOfMemoryConversions {
+    struct Item: Decodable, FetchableRecord, Equatable {
+        var i: String
+        var r: Data
+        var b: String
+    }
+
+    /// Reads every value in a way that makes SQLite convert it.
+    static func readAll(_ db: Database) throws -> String {
+        var parts: [String] = []
+        parts.append(try String.fetchOne(db, sql: "SELECT i FROM v ORDER BY i") ?? "nil")
+        parts.append(try String.fetchAll(db, sql: "SELECT r FROM v ORDER BY i").joined(separator: ","))
+        parts.append(try Data.fetchOne(db, sql: "SELECT r FROM v ORDER BY i").map { "\($0.count)" } ?? "nil")
+        parts.append(try String.fetchOne(db, sql: "SELECT b FROM v ORDER BY i") ?? "nil")
+        parts.append(try String?.fetchAll(db, sql: "SELECT i FROM v ORDER BY i").map { $0 ?? "nil" }.joined(separator: ","))
+        let cursor = try String.fetchCursor(db, sql: "SELECT i * 1000 FROM v ORDER BY i")
+        while let value = try cursor.next() { parts.append(value) }
+        let items = try Item.fetchAll(db, sql: "SELECT CAST(i AS TEXT) AS i, CAST(r AS BLOB) AS r, b FROM v ORDER BY i")
+        parts.append(items.map { "\($0.i) \($0.r.count) \($0.b)" }.joined(separator: ","))
+        let rows = try Row.fetchAll(db, sql: "SELECT CAST(i AS TEXT), CAST(b AS TEXT), CAST(r AS BLOB) FROM v ORDER BY i")
+        parts.append(rows.map { "\($0[0] as String) \($0[1] as String) \(($0[2] as Data).count)" }.joined(separator: ","))
+        let row = try Row.fetchOne(db, sql: "SELECT CAST(i AS TEXT), CAST(b AS TEXT) FROM v ORDER BY i")
+        parts.append(row.map { "\($0[0] as String) \($0[1] as String)" } ?? "nil")
+        return parts.joined(separator: " | ")
+    }
+
+    static func run(persistent: Bool) -> String {
+        do {
+            let code = grdblite_fault_malloc_install()
+            guard code == SQLITE_OK else { return "FAILURE can't install the allocator: \(code)" }
+            let dbQueue = try DatabaseQueue()
+            try dbQueue.write { db in
+                try db.execute(sql: "CREATE TABLE v (i INTEGER, r REAL, b BLOB)")
+                for index in 1...20 {
+                    try db.execute(
+                        sql: "INSERT INTO v VALUES (?, ?, ?)",
+                        arguments: [index * 1_000_003, Double(index) / 3, Data("blob \(index) ✨".utf8)])
+                }
+            }
+            let reference = try dbQueue.read(readAll)
+            var failures: [String] = []
+            var codes: [String: Int] = [:]
+            var faultPoints = 0
+            for countdown in 1...20_000 {
+                let context = "allocation \(countdown)"
+                grdblite_fault_malloc_arm(Int32(countdown), persistent ? 1 : 0)
+                let result = Result { try dbQueue.read(readAll) }
+                let injected = Int(grdblite_fault_malloc_fault_count())
+                grdblite_fault_malloc_disarm()
+                switch result {
+                case .success(let value):
+                    if value != reference { failures.append("\(context): read \(value), expected \(reference)") }
+                case .failure(let error as DatabaseError):
+                    codes["\(error.extendedResultCode.rawValue) \(error.message ?? "")", default: 0] += 1
+                    if error.resultCode != .SQLITE_NOMEM { failures.append("\(context): \(error)") }
+                case .failure(let error):
+                    failures.append("\(context): not a DatabaseError: \(type(of: error)) \(error)")
+                }
+                if injected == 0 {
+                    faultPoints = countdown - 1
+                    break
+                }
+                // Without faults, reads work again.
+                if (try? dbQueue.read(readAll)) != reference { failures.append("\(context): reads differ after the fault") }
+                if failures.count > 20 { break }
+            }
+            return failures.map { "FAILURE \($0)\n" }.joined() + """
+                OutOfMemoryConversionTests \(persistent ? "persistent" : "transient"): \(faultPoints) allocation \
+                fault points; errors: \(codes.sorted { $0.key < $1.key }.map { "\($0.value)× \($0.key)" }.joined(separator: "; "))
+                """
+        } catch {
+            return "FAILURE \(error)"
+        }
+    }
+}
+
 /// What runs in the child process.
 enum OutOfMemoryWorkload {
     /// The fewest fault points a run must reach (it reaches 1,665 on SQLite 3.40.1).

@@ -278,6 +278,7 @@ public final class Row {
             {
                 return value
             }
+            try statement?.checkColumnAllocations()
             throw RowDecodingError.valueMismatch(
                 Value.self, row: self, columnIndex: index, databaseValue: databaseValue(atUncheckedIndex: index))
         }

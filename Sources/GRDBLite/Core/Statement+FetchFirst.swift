@@ -24,10 +24,28 @@ extension Statement {
         var isDone = false
         var failure: (any Error)?
         guard try stepper.step(&isDone, &failure) else { return nil }
-        let value = try read(sqliteStatement)
+        let value: T
+        do {
+            value = try read(sqliteStatement)
+        } catch {
+            try checkColumnAllocations()
+            throw error
+        }
+        try checkColumnAllocations()
         if !isReadonly {
             while try stepper.step(&isDone, &failure) { }
         }
         return value
+    }
+
+    /// Throws `SQLITE_NOMEM` if reading a value of the current row failed
+    /// to allocate (a number or a blob converted to text): SQLite then
+    /// gives no text or bytes, which must not pass for a value (an empty
+    /// string, a NULL).
+    @usableFromInline
+    func checkColumnAllocations() throws {
+        if sqlite3_errcode(sqlite3_db_handle(sqliteStatement)) == SQLITE_NOMEM {
+            throw DatabaseError(resultCode: .SQLITE_NOMEM, sql: sql, arguments: arguments)
+        }
     }
 }
