@@ -16,8 +16,8 @@ import TestSupport
 /// TRUNCATE journal, WAL through a `DatabaseQueue`, WAL through a
 /// `DatabasePool` that reads after each commit and checkpoints in the
 /// middle. An unarmed run counts its sync points; then the power is cut at
-/// each of them, with 15 seeds per point (× `GRDBLITE_RELIABILITY_SCALE`):
-/// about 800 cuts in all.
+/// each of them and after the workload, with 15 seeds per point
+/// (× `GRDBLITE_RELIABILITY_SCALE`): about 800 cuts in all.
 /// After each cut, the image must pass `PRAGMA integrity_check` and hold
 /// rows 1...N exactly, each complete, with N the last acknowledged commit
 /// (its `write` returned) or the one after (it was durable but its `write`
@@ -73,6 +73,8 @@ import TestSupport
         case none
         case atSync(Int)
         case atWrite(Int)
+        /// After the workload (closed): the state it left.
+        case atEnd
     }
 
     struct RunResult {
@@ -103,6 +105,7 @@ import TestSupport
         case .none: armed = grdblite_powerloss_arm(0, seed, nil)
         case .atSync(let sync): armed = grdblite_powerloss_arm(Int32(sync), seed, imageDirectory.path)
         case .atWrite(let write): armed = grdblite_powerloss_arm_at_write(Int32(write), seed, imageDirectory.path)
+        case .atEnd: armed = grdblite_powerloss_arm(0, seed, imageDirectory.path)
         }
         defer { grdblite_powerloss_disarm() }
         try #require(armed == SQLITE_OK)
@@ -139,6 +142,7 @@ import TestSupport
         }
         try? database?.close()
         database = nil
+        if case .atEnd = cut { grdblite_powerloss_cut_now() }
         result.didCut = grdblite_powerloss_did_cut() != 0
         result.syncCount = Int(grdblite_powerloss_sync_count())
         result.writeCount = Int(grdblite_powerloss_write_count())
@@ -205,14 +209,22 @@ import TestSupport
         var runs = 0
         var durableUnacknowledged = 0   // runs whose image holds a commit whose `write` did not return
         var failures = 0
-        for syncPoint in 1...max(syncPoints, 1) {
+        // Each sync point, then the end of the workload (after its last
+        // sync come deletes, as the WAL's on close).
+        for syncPoint in 1...(syncPoints + 1) {
             for _ in 0..<seedsPerPoint {
                 let runSeed = UInt32(truncatingIfNeeded: random.next())
-                let context = "\(mode), cut at sync \(syncPoint) of \(syncPoints), image seed \(runSeed) (GRDBLITE_SEED=\(seed))"
+                let point = syncPoint > syncPoints ? "after the workload" : "at sync \(syncPoint) of \(syncPoints)"
+                let context = "\(mode), cut \(point), image seed \(runSeed) (GRDBLITE_SEED=\(seed))"
                 let runDirectory = directory.url.appendingPathComponent("run-\(runs)")
                 defer { try? FileManager.default.removeItem(at: runDirectory) }
-                let result = try Self.run(mode, template: template, in: runDirectory, cut: .atSync(syncPoint), seed: runSeed)
+                let result = try Self.run(
+                    mode, template: template, in: runDirectory,
+                    cut: syncPoint > syncPoints ? .atEnd : .atSync(syncPoint), seed: runSeed)
                 runs += 1
+                if syncPoint > syncPoints {
+                    #expect(result.acknowledged == Self.transactionCount, "\(context)")
+                }
                 #expect(result.unexpectedError == nil, "\(context): \(String(describing: result.unexpectedError))")
                 #expect(result.didCut, "\(context): the workload never reached the sync")
                 switch Self.check(result) {
@@ -225,10 +237,10 @@ import TestSupport
             }
         }
         // A loop that ran nothing can't pass.
-        #expect(runs == syncPoints * seedsPerPoint)
+        #expect(runs == (syncPoints + 1) * seedsPerPoint)
         #expect(runs >= Self.transactionCount * Self.seedsPerSyncPoint)
         print("""
-            PowerLossTests \(mode): \(runs) power cuts (\(syncPoints) sync points × \(seedsPerPoint) seeds), \
+            PowerLossTests \(mode): \(runs) power cuts (\(syncPoints) sync points and the end × \(seedsPerPoint) seeds), \
             \(failures) failures, \(durableUnacknowledged) images with a commit made durable before its \
             write returned (GRDBLITE_SEED=\(seed))
             """)

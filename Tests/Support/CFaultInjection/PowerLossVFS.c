@@ -366,6 +366,12 @@ static int read_locked(const int *value) {
     return result;
 }
 
+void grdblite_powerloss_cut_now(void) {
+    pthread_mutex_lock(&state_lock);
+    if (active && image_directory && !dead) power_cut();
+    pthread_mutex_unlock(&state_lock);
+}
+
 int grdblite_powerloss_sync_count(void) { return read_locked(&sync_count); }
 int grdblite_powerloss_write_count(void) { return read_locked(&write_count); }
 int grdblite_powerloss_did_cut(void) { return read_locked(&cut_done); }

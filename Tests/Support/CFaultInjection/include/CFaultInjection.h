@@ -103,6 +103,11 @@ int grdblite_powerloss_arm(int cutAtSync, unsigned int seed, const char *imageDi
 /// workloads that never sync (`PRAGMA synchronous = OFF`).
 int grdblite_powerloss_arm_at_write(int cutAtWrite, unsigned int seed, const char *imageDirectory);
 
+/// Cuts the power now, if the run was armed with an image directory and
+/// the power is still on: after a workload, to check the state it left
+/// (its last deletes included, which no later sync follows).
+void grdblite_powerloss_cut_now(void);
+
 /// Ends the run: forgets the tracked files, revives the VFS (it forwards
 /// again). Close the connections of the run first. The counters stay
 /// readable until the next `arm`.
