@@ -40,6 +40,11 @@ import TestSupport
     /// The payload of row `id`: 3 pages, so that each commit writes several
     /// pages and many sectors.
     static func payload(_ id: Int) -> Data {
+        id >= 1 && id <= payloads.count ? payloads[id - 1] : Data()
+    }
+
+    /// The payloads, made once: debug builds are slow to make them.
+    static let payloads = (1...transactionCount).map { id in
         Data((0..<(3 * 4096)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ id) })
     }
 
@@ -166,7 +171,9 @@ import TestSupport
         let rows = try dbQueue.read { db in try Row.fetchAll(db, sql: "SELECT id, payload FROM t ORDER BY id") }
         for (index, row) in rows.enumerated() {
             let id: Int = row["id"]
-            guard id == index + 1 else { throw Violation(description: "rows \(rows.map { $0["id"] as Int }), not 1...N") }
+            guard id == index + 1 else {
+                throw Violation(description: "rows \(rows.map { $0["id"] as Int }), not 1...N")
+            }
             guard row["payload"] as Data == payload(id) else { throw Violation(description: "row \(id) is damaged") }
         }
         return rows.count
@@ -181,7 +188,8 @@ import TestSupport
                 return .failure(Violation(description: "acknowledged commit \(result.acknowledged) lost: \(rows) rows"))
             }
             if rows > result.acknowledged + 1 {
-                return .failure(Violation(description: "\(rows) rows after \(result.acknowledged) acknowledged commits"))
+                return .failure(
+                    Violation(description: "\(rows) rows after \(result.acknowledged) acknowledged commits"))
             }
             return .success(rows)
         } catch {
@@ -198,7 +206,8 @@ import TestSupport
         let template = try Self.makeTemplate(mode, in: directory)
 
         // The unarmed run: every transaction commits, and the syncs are counted.
-        let dry = try Self.run(mode, template: template, in: directory.url.appendingPathComponent("dry"), cut: .none, seed: 0)
+        let dry = try Self.run(
+            mode, template: template, in: directory.url.appendingPathComponent("dry"), cut: .none, seed: 0)
         #expect(dry.unexpectedError == nil, "\(String(describing: dry.unexpectedError))")
         #expect(dry.acknowledged == Self.transactionCount && !dry.didCut)
         #expect(try Self.check(dry).get() == Self.transactionCount)
@@ -240,7 +249,8 @@ import TestSupport
         #expect(runs == (syncPoints + 1) * seedsPerPoint)
         #expect(runs >= Self.transactionCount * Self.seedsPerSyncPoint)
         print("""
-            PowerLossTests \(mode): \(runs) power cuts (\(syncPoints) sync points and the end × \(seedsPerPoint) seeds), \
+            PowerLossTests \(mode): \(runs) power cuts (\(syncPoints) sync points and the end \
+            × \(seedsPerPoint) seeds), \
             \(failures) failures, \(durableUnacknowledged) images with a commit made durable before its \
             write returned (GRDBLITE_SEED=\(seed))
             """)
@@ -278,7 +288,10 @@ import TestSupport
             #expect(result.didCut)
             if case .failure = Self.check(result) { failures += 1 }
         }
-        print("PowerLossTests \(mode), synchronous = OFF: \(failures) of \(runs) power cuts failed the check (\(dry.syncCount) syncs)")
+        print("""
+            PowerLossTests \(mode), synchronous = OFF: \(failures) of \(runs) power cuts failed the check \
+            (\(dry.syncCount) syncs)
+            """)
         #expect(failures > 0, "the check never failed with synchronous = OFF: it can't catch a missing sync")
     }
 
