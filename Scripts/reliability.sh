@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Runs the reliability suites: crash safety, fault injection, busy, bad
-# input, concurrency, misuse traps, fuzzing. Extra arguments go to
-# `swift test`.
+# Runs the reliability suites: crash safety, power loss, fault injection,
+# busy, bad input, concurrency, misuse traps, fuzzing. Extra arguments go
+# to `swift test`.
 #
 #     Scripts/reliability.sh                                  # the short default run
 #     GRDBLITE_RELIABILITY_SCALE=100 Scripts/reliability.sh   # a long run (100x kills, fuzz iterations, writes)

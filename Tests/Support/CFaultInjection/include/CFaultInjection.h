@@ -1,6 +1,6 @@
 // Fault injection for GRDBLite's reliability tests, after SQLite's own
-// test harness: I/O errors through a VFS, allocation failures through the
-// allocator. Test support only: not part of GRDBLite.
+// test harness: I/O errors and power cuts through VFSes, allocation
+// failures through the allocator. Test support only: not part of GRDBLite.
 #ifndef CFAULTINJECTION_H
 #define CFAULTINJECTION_H
 
@@ -36,6 +36,96 @@ int grdblite_fault_vfs_fault_count(void);
 
 /// The number of I/O operations counted since the last `arm`.
 int grdblite_fault_vfs_operation_count(void);
+
+// MARK: Power loss
+
+// The power-loss VFS ("grdblite-powerloss") forwards every operation to
+// the default VFS, whose files play the page cache of the operating
+// system, and models on the side what the disk holds:
+//
+// - Per file (by path, whichever connection writes it), the durable
+//   content, as of the file's last xSync, and the writes and truncates
+//   made since. A file that existed when it was first opened after `arm`
+//   is durable as it was; a file created since is absent from the disk
+//   until its first xSync.
+// - At the cut, the disk image is each file's durable content plus each
+//   unsynced write, one 512-byte sector at a time: the sector reached the
+//   disk (kept), did not (dropped: the old content stays), or was torn
+//   (garbage: the bytes the write covered in it are random). The file
+//   grows up to the last sector that reached the disk. An unsynced
+//   truncate is kept or dropped. The seed draws the run's odds of the
+//   three fates (each 0 to 3 in 4: some runs keep everything, as a
+//   process crash, some drop everything) and then each sector's fate.
+// - The image is written into the directory given to `arm` (one file per
+//   tracked file, same base name), then every later I/O of the VFS's
+//   connections fails with an SQLITE_IOERR code (or SQLITE_CANTOPEN), as
+//   a machine that lost power. Closing still works (it releases locks and
+//   file descriptors, which a reboot does too).
+//
+// Simplifications (the model is SQLite's crash VFS idea, not a file
+// system):
+// - A delete is durable at once, as if the directory were synced. On a
+//   real disk, an unlinked rollback journal may come back after a power
+//   loss unless the directory is synced (`synchronous = EXTRA`): the
+//   model can't show that FULL in DELETE journal mode may lose the last
+//   commit there.
+// - File creation is durable with the file's first xSync (as if xSync
+//   synced the directory too).
+// - The `-shm` WAL index is memory: never part of the image (SQLite
+//   rebuilds it from the WAL).
+// - Bytes a write did not cover are never damaged (the default VFS
+//   reports SQLITE_IOCAP_POWERSAFE_OVERWRITE), and sectors are 512 bytes
+//   whatever xSectorSize says.
+// - Operations are ordered as the VFS sees them; reordering among unsynced
+//   writes is covered only in that each sector's fate is independent.
+// - While armed, xSync does not call the real fsync: the model decides
+//   what is durable, and real syncs would only slow the runs down.
+// - Only files opened through the VFS after `arm` are in the image: each
+//   run should use its own directory and open everything through the VFS.
+
+/// Registers the VFS named "grdblite-powerloss" (once; not the default
+/// VFS), a wrapper of the default VFS. Open a database with it through the
+/// URI `file:/path?vfs=grdblite-powerloss`. Until `arm`, it only forwards.
+/// Returns an SQLite code.
+int grdblite_powerloss_vfs_register(void);
+
+/// Starts a run: forgets every tracked file, zeroes the counters, and
+/// tracks every file opened from now on. When `cutAtSync` > 0 and
+/// `imageDirectory` is not NULL, the `cutAtSync`-th xSync from now (1:
+/// the next one) does not complete: the power is cut, the disk image
+/// (drawn with `seed`) is written into `imageDirectory`, and every later
+/// I/O fails. With `cutAtSync` = 0, the run only counts syncs and writes.
+/// Returns an SQLite code (SQLITE_NOMEM).
+int grdblite_powerloss_arm(int cutAtSync, unsigned int seed, const char *imageDirectory);
+
+/// Starts a run as `grdblite_powerloss_arm`, but cuts the power at the
+/// `cutAtWrite`-th xWrite from now (which does not happen): for
+/// workloads that never sync (`PRAGMA synchronous = OFF`).
+int grdblite_powerloss_arm_at_write(int cutAtWrite, unsigned int seed, const char *imageDirectory);
+
+/// Cuts the power now, if the run was armed with an image directory and
+/// the power is still on: after a workload, to check the state it left
+/// (its last deletes included, which no later sync follows).
+void grdblite_powerloss_cut_now(void);
+
+/// Ends the run: forgets the tracked files, revives the VFS (it forwards
+/// again). Close the connections of the run first. The counters stay
+/// readable until the next `arm`.
+void grdblite_powerloss_disarm(void);
+
+/// The number of xSync calls since the last `arm`, the one cut included.
+int grdblite_powerloss_sync_count(void);
+
+/// The number of xWrite calls since the last `arm`, the one cut included.
+int grdblite_powerloss_write_count(void);
+
+/// 1 if the power was cut since the last `arm` (the image is written), 0
+/// if not.
+int grdblite_powerloss_did_cut(void);
+
+/// 1 if the model failed since the last `arm` (out of memory, or the image
+/// could not be written): the run proves nothing. 0 if not.
+int grdblite_powerloss_model_error(void);
 
 // MARK: Allocation faults
 
