@@ -93,7 +93,9 @@ extension Database {
                 DatabasePool could not put the database in WAL mode (journal mode is \(mode)): \(path)
                 """)
         }
-        let walPath = path + "-wal"
+        // The WAL of the file SQLite opened: `path` may be a `file:` URI.
+        let walPath = sqlite3_filename_wal(sqlite3_db_filename(sqliteHandle, "main")).map { String(cString: $0) }
+            ?? path + "-wal"
         let walSize = (try? FileManager.default.attributesOfItem(atPath: walPath)[.size] as? Int) ?? 0
         if walSize == 0 {
             try inSavepoint {

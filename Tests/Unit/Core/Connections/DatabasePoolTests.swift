@@ -44,6 +44,22 @@ import TestSupport
         }
     }
 
+    /// A pool writes to an empty WAL as it opens (so that readers can
+    /// start), not to one that holds frames: also when opened by a `file:`
+    /// URI, whose WAL is not the URI followed by "-wal".
+    @Test(arguments: [false, true]) func aPoolLeavesAnOpenWALAlone(uri: Bool) throws {
+        try Self.withDirectory { directory in
+            let path = uri ? "file:\(directory.path())?cache=private" : directory.path()
+            let first = try DatabasePool(path: path)
+            try first.write { try $0.execute(sql: "CREATE TABLE t (a)") }
+            let schemaVersion = try first.read { try Int.fetchOne($0, sql: "PRAGMA schema_version") }
+            let second = try DatabasePool(path: path)
+            #expect(try second.read { try Int.fetchOne($0, sql: "PRAGMA schema_version") } == schemaVersion)
+            try second.close()
+            try first.close()
+        }
+    }
+
     @Test func aTruncatedWALFileIsReadable() throws {
         try Self.withDirectory { directory in
             do {
