@@ -9,16 +9,19 @@ import Testing
 /// allocation, for N = 1, 2, 3... until the workload runs without reaching
 /// the fault. The workload opens a database observed by a transaction
 /// observer, writes with statements, savepoints and records, and reads
-/// with cursors, rows and `Decodable` records. At each
+/// with cursors, rows and `Decodable` records, in memory and in a file
+/// (rollback journal and WAL). At each
 /// fault point it must succeed or throw a `DatabaseError`, never crash,
 /// and the queue must then hold the data of before or after the failed
-/// transaction, and accept a retry.
+/// transaction, and accept a retry. Once the queue is closed, every
+/// allocation SQLite made for it is freed (the allocator counts them).
 @Suite struct OutOfMemoryTests {
-    @Test(arguments: [false, true])
-    func everyAllocationFailureIsAnError(persistent: Bool) async throws {
+    @Test(arguments: [false, true], OutOfMemoryWorkload.Storage.allCases)
+    func everyAllocationFailureIsAnError(persistent: Bool, storage: OutOfMemoryWorkload.Storage) async throws {
         // The child reports its findings on stdout; a crash is a signal.
-        let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) { [persistent] in
-            print(OutOfMemoryWorkload.run(persistent: persistent))
+        let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
+            [persistent, storage] in
+            print(OutOfMemoryWorkload.run(persistent: persistent, storage: storage))
         }
         guard let result else { return }
         let output = String(decoding: result.standardOutputContent, as: UTF8.self)
@@ -142,8 +145,14 @@ enum OutOfMemoryConversions {
 
 /// What runs in the child process.
 enum OutOfMemoryWorkload {
-    /// The fewest fault points a run must reach (it reaches 1,665 on SQLite 3.40.1).
+    /// The fewest fault points a run must reach (it reaches 1,665 in
+    /// memory on SQLite 3.40.1, more in a file).
     static let minimumFaultPoints = 1_000
+
+    /// Where the database lives.
+    enum Storage: String, CaseIterable, Sendable, Codable {
+        case memory, rollback, wal
+    }
 
     struct Player: Codable, FetchableRecord, MutablePersistableRecord, Equatable {
         var id: Int64?
@@ -169,8 +178,12 @@ enum OutOfMemoryWorkload {
         func databaseDidRollback(_ db: Database) { }
     }
 
-    static func makeDatabase() throws -> DatabaseQueue {
-        let dbQueue = try DatabaseQueue()
+    static func makeDatabase(_ storage: Storage, path: String) throws -> DatabaseQueue {
+        var config = Configuration()
+        config.journalMode = storage == .wal ? .wal : .default
+        // Durability is not under test here: no fsync, for speed.
+        config.prepareDatabase { try $0.execute(sql: "PRAGMA synchronous = OFF") }
+        let dbQueue = storage == .memory ? try DatabaseQueue() : try DatabaseQueue(path: path, configuration: config)
         dbQueue.add(transactionObserver: Observer(), extent: .databaseLifetime)
         try dbQueue.write { db in
             try db.execute(sql: """
@@ -225,7 +238,8 @@ enum OutOfMemoryWorkload {
             failures.append("\(context): not a DatabaseError: \(type(of: error)) \(error)")
             return
         }
-        codes["\(error.extendedResultCode.rawValue) \(error.message ?? "")", default: 0] += 1
+        let message = (error.message ?? "").replacing(/\/\S*\/grdblite-oom-\S*/, with: "<file>")
+        codes["\(error.extendedResultCode.rawValue) \(message)", default: 0] += 1
         if error.resultCode != .SQLITE_NOMEM {
             failures.append("\(context): \(error)")
         }
@@ -233,22 +247,32 @@ enum OutOfMemoryWorkload {
 
     /// Returns the report: statistics, and a line starting with
     /// "FAILURE " for each problem.
-    static func run(persistent: Bool) -> String {
+    static func run(persistent: Bool, storage: Storage) -> String {
         do {
-            return try runWithFaults(persistent: persistent)
+            return try runWithFaults(persistent: persistent, storage: storage)
         } catch {
             return "FAILURE \(error)"
         }
     }
 
-    static func runWithFaults(persistent: Bool) throws -> String {
+    static func runWithFaults(persistent: Bool, storage: Storage) throws -> String {
         let code = grdblite_fault_malloc_install()
         guard code == SQLITE_OK else { throw Failure(description: "can't install the allocator: \(code)") }
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("grdblite-oom-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
         // The expected states, without faults.
-        let reference = try makeDatabase()
-        let before = try reference.read(state)
-        try reference.write(transaction)
-        let after = try reference.read(state)
+        let before: String
+        let after: String
+        do {
+            let reference = try makeDatabase(storage, path: directory + "/reference.sqlite")
+            before = try reference.read(state)
+            try reference.write(transaction)
+            after = try reference.read(state)
+            try reference.close()
+        }
+        var leaks = 0
 
         var failures: [String] = []
         var codes: [String: Int] = [:]
@@ -257,11 +281,16 @@ enum OutOfMemoryWorkload {
         let limit = 50_000
         for countdown in 1...limit {
             let context = "allocation \(countdown)"
+            let path = directory + "/db-\(countdown).sqlite"
+            defer {
+                for suffix in ["", "-journal", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+            }
+            let baseline = grdblite_fault_malloc_outstanding()
             grdblite_fault_malloc_arm(Int32(countdown), persistent ? 1 : 0)
             var dbQueue: DatabaseQueue?
             var transactionFailed = false
             do {
-                dbQueue = try makeDatabase()
+                dbQueue = try makeDatabase(storage, path: path)
             } catch {
                 check(error, context + " (opening)", &failures, &codes)
             }
@@ -307,11 +336,24 @@ enum OutOfMemoryWorkload {
                 } catch {
                     failures.append("\(context): queue unusable after the fault: \(error)")
                 }
+                do {
+                    try dbQueue.close()
+                } catch {
+                    failures.append("\(context): close failed: \(error)")
+                }
+            }
+            // Everything SQLite allocated for the queue is freed.
+            if grdblite_fault_malloc_outstanding() != baseline {
+                leaks += 1
+                if leaks <= 3 {
+                    failures.append(
+                        "\(context): \(grdblite_fault_malloc_outstanding() - baseline) allocations outstanding after close")
+                }
             }
             if failures.count > 20 { break }
         }
         return failures.map { "FAILURE \($0.replacingOccurrences(of: "\n", with: " | "))\n" }.joined() + """
-            OutOfMemoryTests \(persistent ? "persistent" : "transient"): \(faultPoints) allocation fault \
+            OutOfMemoryTests \(storage) \(persistent ? "persistent" : "transient"): \(faultPoints) allocation fault \
             points, \(faults) failed allocations; errors: \
             \(codes.sorted { $0.key < $1.key }.map { "\($0.value)× \($0.key)" }.joined(separator: "; "))
             """

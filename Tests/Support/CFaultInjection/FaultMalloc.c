@@ -8,6 +8,8 @@ static atomic_int countdown = 0;   // 0: disarmed
 static atomic_int persistent = 0;
 static atomic_int faults = 0;
 static atomic_int tripped = 0;
+// Allocations made through this allocator and not yet freed.
+static atomic_long outstanding = 0;
 
 static int should_fail(void) {
     if (atomic_load(&tripped)) {
@@ -25,11 +27,21 @@ static int should_fail(void) {
 }
 
 static void *fault_malloc(int size) {
-    return should_fail() ? NULL : real_methods.xMalloc(size);
+    if (should_fail()) return NULL;
+    void *pointer = real_methods.xMalloc(size);
+    if (pointer) atomic_fetch_add(&outstanding, 1);
+    return pointer;
 }
-static void fault_free(void *pointer) { real_methods.xFree(pointer); }
+static void fault_free(void *pointer) {
+    if (pointer) atomic_fetch_sub(&outstanding, 1);
+    real_methods.xFree(pointer);
+}
 static void *fault_realloc(void *pointer, int size) {
-    return should_fail() ? NULL : real_methods.xRealloc(pointer, size);
+    if (should_fail()) return NULL;
+    void *result = real_methods.xRealloc(pointer, size);
+    // A reallocation of NULL is a new allocation.
+    if (result && !pointer) atomic_fetch_add(&outstanding, 1);
+    return result;
 }
 static int fault_size(void *pointer) { return real_methods.xSize(pointer); }
 static int fault_roundup(int size) { return real_methods.xRoundup(size); }
@@ -69,3 +81,5 @@ void grdblite_fault_malloc_disarm(void) {
 }
 
 int grdblite_fault_malloc_fault_count(void) { return atomic_load(&faults); }
+
+long grdblite_fault_malloc_outstanding(void) { return atomic_load(&outstanding); }

@@ -144,4 +144,9 @@ void grdblite_fault_malloc_disarm(void);
 /// The number of allocations failed since the last `arm`.
 int grdblite_fault_malloc_fault_count(void);
 
+/// The number of allocations made through the allocator since it was
+/// installed and not yet freed: back to its former value once everything
+/// that allocated is closed, unless something leaked.
+long grdblite_fault_malloc_outstanding(void);
+
 #endif
