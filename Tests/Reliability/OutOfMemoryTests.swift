@@ -2,6 +2,7 @@ import CFaultInjection
 import Foundation
 @_spi(GRDBLite) import GRDBLite
 import Testing
+import TestSupport
 
 /// Allocation failure injection, after SQLite's own malloc tests: SQLite's
 /// allocator is replaced (process-wide, so each test runs in a child
@@ -238,7 +239,7 @@ enum OutOfMemoryWorkload {
             failures.append("\(context): not a DatabaseError: \(type(of: error)) \(error)")
             return
         }
-        let message = (error.message ?? "").replacing(/\/\S*\/grdblite-oom-\S*/, with: "<file>")
+        let message = (error.message ?? "").replacing(/\/\S*\/grdblite-tests-\S*/, with: "<file>")
         codes["\(error.extendedResultCode.rawValue) \(message)", default: 0] += 1
         if error.resultCode != .SQLITE_NOMEM {
             failures.append("\(context): \(error)")
@@ -258,10 +259,9 @@ enum OutOfMemoryWorkload {
     static func runWithFaults(persistent: Bool, storage: Storage) throws -> String {
         let code = grdblite_fault_malloc_install()
         guard code == SQLITE_OK else { throw Failure(description: "can't install the allocator: \(code)") }
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("grdblite-oom-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let temporaryDirectory = try TemporaryDirectory()
+        defer { temporaryDirectory.remove() }
+        let directory = temporaryDirectory.url.path
         // The expected states, without faults.
         let before: String
         let after: String
