@@ -400,11 +400,28 @@ import Testing
         #expect(try dbQueue.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM documents") } == 0)
     }
 
+    /// Whether SQLite itself, through its C API, fails the COMMIT of a
+    /// transaction with pending FTS5 changes after `sqlite3_interrupt`:
+    /// the oracle of `interruptedCommitRollsBack`, on any version.
+    private static func sqliteFailsInterruptedFTS5Commit() -> Bool {
+        var connection: OpaquePointer?
+        guard sqlite3_open(":memory:", &connection) == SQLITE_OK, let connection else { return false }
+        defer { sqlite3_close(connection) }
+        sqlite3_exec(connection, "CREATE VIRTUAL TABLE documents USING fts5(content)", nil, nil, nil)
+        sqlite3_exec(connection, "BEGIN IMMEDIATE TRANSACTION", nil, nil, nil)
+        sqlite3_exec(connection, "INSERT INTO documents(content) VALUES ('Document')", nil, nil, nil)
+        sqlite3_interrupt(connection)
+        let code = sqlite3_exec(connection, "COMMIT TRANSACTION", nil, nil, nil)
+        if code != SQLITE_OK { sqlite3_exec(connection, "ROLLBACK", nil, nil, nil) }
+        return code == SQLITE_INTERRUPT
+    }
+
     /// An interrupted commit fails with `SQLITE_INTERRUPT` and rolls back;
     /// the connection is usable afterwards. SQLite 3.40.1's FTS5 fails the
     /// commit of its pending changes when interrupted; 3.54.1's commits
     /// them (the interrupt comes between statements): then the transaction
-    /// is committed whole.
+    /// is committed whole. On any version, GRDBLite does what SQLite's C
+    /// API does.
     @Test func interruptedCommitRollsBack() throws {
         let dbQueue = try DatabaseQueue()
         try dbQueue.write { db in try db.execute(sql: "CREATE VIRTUAL TABLE documents USING fts5(content)") }
@@ -417,6 +434,7 @@ import Testing
         } catch let error as DatabaseError where error.resultCode == .SQLITE_INTERRUPT {
             isInterrupted = true
         }
+        #expect(isInterrupted == Self.sqliteFailsInterruptedFTS5Commit())
         switch Database.sqliteLibVersion {
         case "3.40.1": #expect(isInterrupted)
         case "3.54.1": #expect(!isInterrupted)
