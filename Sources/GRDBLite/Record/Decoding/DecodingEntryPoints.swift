@@ -27,8 +27,15 @@ import Foundation
 extension FetchableRecord where Self: Decodable {
     /// Decodes a record from a row: each coding key reads the column of the
     /// same name.
+    ///
+    /// `GRDBLITE_REFERENCE_CODERS=1` in the environment selects the
+    /// reference decoder instead of the fast path (see <doc:Harness>).
     @inlinable
     public init(row: Row) throws {
+        if _slowPath(ReferenceCoders.isEnabled) {
+            self = try ReferenceCoders.decode(Self.self, from: row)
+            return
+        }
         self = try Self(from: RowDecoder<Self>(row: row))
     }
 }
@@ -51,6 +58,7 @@ public class FetchableRecordDecoder {
     /// The record of type `type` decoded from `row`, with the decoding
     /// strategies of `type`.
     public func decode<T: FetchableRecord & Decodable>(_ type: T.Type, from row: Row) throws -> T {
-        try T(from: RowDecoder<T>(row: row))
+        if ReferenceCoders.isEnabled { return try ReferenceCoders.decode(T.self, from: row) }
+        return try T(from: RowDecoder<T>(row: row))
     }
 }

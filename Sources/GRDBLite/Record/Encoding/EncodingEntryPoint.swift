@@ -18,8 +18,14 @@ import Foundation
 extension EncodableRecord where Self: Encodable {
     /// Encodes the record: each coding key writes the column of the same
     /// name.
+    ///
+    /// `GRDBLITE_REFERENCE_CODERS=1` in the environment selects the
+    /// reference encoder instead of the fast path (see <doc:Harness>).
     @inlinable
     public func encode(to container: inout PersistenceContainer) throws {
+        if _slowPath(ReferenceCoders.isEnabled) {
+            return try ReferenceCoders.encode(self, to: &container)
+        }
         // Unsafe: the pointer is used by the keyed container during this
         // call only (it traps afterwards).
         try withUnsafeMutablePointer(to: &container) { pointer in
