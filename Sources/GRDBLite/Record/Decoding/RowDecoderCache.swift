@@ -61,7 +61,7 @@ final class RowDecoderCache: RowCache {
         let cache = row.cache(ofType: RowDecoderCache.self)
         if let cache, let entry = cache.others.first(where: { $0.record == recordID && $0.key == keyID }) {
             entry.state.startRecord()
-            // Unsafe: see `container(_:keyedBy:row:)`.
+            // Unsafe: the entry of these record and key types is typed.
             return unsafeDowncast(entry, to: TypedCachedDecodingContainer<KeyedDecodingContainer<Key>>.self)
                 .container()
         }
@@ -119,8 +119,9 @@ final class TypedCachedDecodingContainer<Container>: CachedDecodingContainer {
     @usableFromInline
     @inline(never)
     func container() -> Container {
-        // Unsafe: the container is a single reference
-        // (`CodingContainerBox.isAvailable`).
+        // Unsafe: the container is a single reference to its box, which
+        // it is rebuilt from (`CodingContainerBox.isAvailable` checks both
+        // once, and this round trip).
         unsafeBitCast(box, to: Container.self)
     }
 }

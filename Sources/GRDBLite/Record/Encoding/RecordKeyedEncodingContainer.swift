@@ -76,15 +76,11 @@ struct RecordKeyedEncodingContainer<Record: EncodableRecord, Key: CodingKey>: Ke
         // Unsafe: below `fastCount` (see `RecordEncodingTarget.fastCount`).
         let slot = target.fastValues.unsafelyUnwrapped + position
         container.pointee.setCount = position &+ 1
-        switch slot.pointee.storage {
-        case .null, .int64, .double:
-            // Unsafe: the former value holds no reference.
-            slot.initialize(to: value)
-        case .string, .blob:
-            // Last: the release of the former value is a call, after
-            // which nothing needs a register kept.
-            slot.pointee = value
-        }
+        // An assignment, last: the slot holds the former value, which it
+        // releases (initializing over it would be undefined, even for a
+        // value without references); the release of a string or a blob is
+        // a call, after which nothing needs a register kept.
+        slot.pointee = value
     }
 
     /// `set` for keys of another size than one byte.
