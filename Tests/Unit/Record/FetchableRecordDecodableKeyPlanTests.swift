@@ -150,6 +150,14 @@ private struct Pair: Decodable, FetchableRecord, Equatable {
                     ms: Date(timeIntervalSince1970: 5.5), text: Date(timeIntervalSince1970: 8),
                     end: Date(timeIntervalSince1970: 9.5)),
             ])
+            if ProcessInfo.processInfo.environment["GRDBLITE_REFERENCE_CODERS"] == "1" {
+                // The reference coders have no plan: they ask for every
+                // date that is not NULL.
+                #expect(Event.strategyCalls.withLock { $0 } == [
+                    "ms", "text", "ms", "text", "end", "ms", "text", "ms", "text", "end", "ms", "text", "end",
+                ])
+                return
+            }
             #expect(Event.strategyCalls.withLock { $0 } == [
                 "ms", "text", // the first row
                 "ms", "text", "end", // the second row, which plans the columns

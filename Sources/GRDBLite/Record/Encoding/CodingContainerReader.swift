@@ -17,8 +17,9 @@ final class CodingContainerReader<Container> {
     @usableFromInline
     @inline(never)
     func read(_ box: AnyObject) -> Container {
-        // Unsafe: the container is a single reference
-        // (`CodingContainerBox.isAvailable`).
+        // Unsafe: the container is a single reference to its box, which
+        // it is rebuilt from (`CodingContainerBox.isAvailable` checks both
+        // once, and this round trip).
         unsafeBitCast(box, to: Container.self)
     }
 }

@@ -1,0 +1,58 @@
+import Foundation
+
+/// Captures a value encoded as a single value; any keyed or unkeyed
+/// container means the value must be stored as JSON.
+final class SingleValueColumnEncoder<Record: EncodableRecord>: Encoder, SingleValueEncodingContainer {
+    var value: DatabaseValue?
+    var requiresJSON = false
+    let column: String
+    let key: any CodingKey
+    var codingPath: [any CodingKey] { [key] }
+    var userInfo: [CodingUserInfoKey: Any] { Record.databaseEncodingUserInfo }
+
+    init(column: String, key: some CodingKey) {
+        self.column = column
+        self.key = key
+    }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        requiresJSON = true
+        return KeyedEncodingContainer(IgnoringKeyedContainer<Key>())
+    }
+
+    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+        requiresJSON = true
+        return IgnoringUnkeyedContainer()
+    }
+
+    func singleValueContainer() -> any SingleValueEncodingContainer { self }
+
+    func encodeNil() throws { value = .null }
+
+    func encode<T: Encodable>(_ value: T) throws {
+        // A wrapper of a value: the value is the column's.
+        self.value = try RecordValueEncoding<Record>.databaseValue(value, column: column, key: key)
+    }
+
+    func encode(_ value: Bool) throws { self.value = value.databaseValue }
+    func encode(_ value: String) throws { self.value = value.databaseValue }
+    func encode(_ value: Double) throws { self.value = value.databaseValue }
+    func encode(_ value: Float) throws { self.value = value.databaseValue }
+    func encode(_ value: Int) throws { self.value = value.databaseValue }
+    func encode(_ value: Int8) throws { self.value = value.databaseValue }
+    func encode(_ value: Int16) throws { self.value = value.databaseValue }
+    func encode(_ value: Int32) throws { self.value = value.databaseValue }
+    func encode(_ value: Int64) throws { self.value = value.databaseValue }
+    func encode(_ value: UInt8) throws { self.value = value.databaseValue }
+    func encode(_ value: UInt16) throws { self.value = value.databaseValue }
+    func encode(_ value: UInt32) throws { self.value = value.databaseValue }
+    func encode(_ value: UInt) throws { try encode(UInt64(value)) }
+    func encode(_ value: UInt64) throws {
+        guard let value = Int64(exactly: value) else {
+            throw EncodingError.invalidValue(value, EncodingError.Context(
+                    codingPath: [],
+                    debugDescription: "UInt64 value \(value) can't be stored in SQLite: it exceeds Int64.max"))
+        }
+        self.value = value.databaseValue
+    }
+}
