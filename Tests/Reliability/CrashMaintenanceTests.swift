@@ -75,7 +75,10 @@ import TestSupport
             durable = last
             try dbQueue.close()
         }
-        print("CrashMaintenanceTests erase: \(kills) SIGKILLs, \(erases) erases, \(killsInErase) kills during an erase (seed \(seed))")
+        print("""
+            CrashMaintenanceTests erase: \(kills) SIGKILLs, \(erases) erases, \(killsInErase) kills during an erase \
+            (seed \(seed))
+            """)
         #expect(erases > 0 && killsInErase > 0, "no kill landed during an erase (seed \(seed))")
     }
 
@@ -101,7 +104,9 @@ import TestSupport
                 // All 20 applied: start again from an empty file.
                 #expect(lines.last == "done", "child stopped: \(child.errorOutput()) (seed \(seed))")
                 #expect(try DatabaseQueue(path: path, configuration: config).read(CrashMigrations.verify) == 20)
-                for suffix in ["", "-journal", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+                for suffix in ["", "-journal", "-wal", "-shm"] {
+                    try? FileManager.default.removeItem(atPath: path + suffix)
+                }
                 completedRuns += 1
                 applied = 0
                 continue
@@ -120,7 +125,10 @@ import TestSupport
             }
             try dbQueue.close()
         }
-        print("CrashMaintenanceTests migrations \(mode): \(kills) SIGKILLs, \(killsInMigrations) during a migration, \(completedRuns) runs to the end (seed \(seed))")
+        print("""
+            CrashMaintenanceTests migrations \(mode): \(kills) SIGKILLs, \(killsInMigrations) during a migration, \
+            \(completedRuns) runs to the end (seed \(seed))
+            """)
         #expect(killsInMigrations * 5 >= kills, "fewer than 20% of the kills landed during a migration (seed \(seed))")
     }
 }

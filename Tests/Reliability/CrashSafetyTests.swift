@@ -113,7 +113,8 @@ import TestSupport
             the kill but not yet reported (seed \(seed))
             """)
         #expect(durable > 0, "no transaction was committed: the kills tested nothing (seed \(seed))")
-        #expect(killsInTransactions * 5 >= kills, "fewer than 20% of the kills landed inside a transaction (seed \(seed))")
+        #expect(
+            killsInTransactions * 5 >= kills, "fewer than 20% of the kills landed inside a transaction (seed \(seed))")
         if mode == "rollback" {
             #expect(leftovers * 10 >= kills, "fewer than 1 kill in 10 left a hot journal (seed \(seed))")
         }
@@ -218,7 +219,8 @@ func spin(_ iterations: Int) {
                     survivorCommits += 1
                 }
             }
-            #expect(survivorCommits == 3, "round \(round): the survivor stopped: \(survivor.errorOutput()) (seed \(seed))")
+            #expect(
+                survivorCommits == 3, "round \(round): the survivor stopped: \(survivor.errorOutput()) (seed \(seed))")
             survivor.killNow()
             while let line = survivor.readLine() { durable = max(durable, committed(line) ?? 0) }
             let dbPool = try DatabasePool(path: path, configuration: config)

@@ -82,13 +82,16 @@ enum OutOfMemoryConversions {
         parts.append(try String.fetchAll(db, sql: "SELECT r FROM v ORDER BY i").joined(separator: ","))
         parts.append(try Data.fetchOne(db, sql: "SELECT r FROM v ORDER BY i").map { "\($0.count)" } ?? "nil")
         parts.append(try String.fetchOne(db, sql: "SELECT b FROM v ORDER BY i") ?? "nil")
-        parts.append(try String?.fetchAll(db, sql: "SELECT i FROM v ORDER BY i").map { $0 ?? "nil" }.joined(separator: ","))
+        let optionals = try String?.fetchAll(db, sql: "SELECT i FROM v ORDER BY i")
+        parts.append(optionals.map { $0 ?? "nil" }.joined(separator: ","))
         let cursor = try String.fetchCursor(db, sql: "SELECT i * 1000 FROM v ORDER BY i")
         while let value = try cursor.next() { parts.append(value) }
         let items = try Item.fetchAll(db, sql: "SELECT CAST(i AS TEXT) AS i, CAST(r AS BLOB) AS r, b FROM v ORDER BY i")
         parts.append(items.map { "\($0.i) \($0.r.count) \($0.b)" }.joined(separator: ","))
-        let rows = try Row.fetchAll(db, sql: "SELECT CAST(i AS TEXT), CAST(b AS TEXT), CAST(r AS BLOB) FROM v ORDER BY i")
-        parts.append(rows.map { "\($0[0] as String) \($0[1] as String) \(($0[2] as Data).count)" }.joined(separator: ","))
+        let rows = try Row.fetchAll(
+            db, sql: "SELECT CAST(i AS TEXT), CAST(b AS TEXT), CAST(r AS BLOB) FROM v ORDER BY i")
+        parts.append(
+            rows.map { "\($0[0] as String) \($0[1] as String) \(($0[2] as Data).count)" }.joined(separator: ","))
         let row = try Row.fetchOne(db, sql: "SELECT CAST(i AS TEXT), CAST(b AS TEXT) FROM v ORDER BY i")
         parts.append(row.map { "\($0[0] as String) \($0[1] as String)" } ?? "nil")
         return parts.joined(separator: " | ")
@@ -131,7 +134,9 @@ enum OutOfMemoryConversions {
                     break
                 }
                 // Without faults, reads work again.
-                if (try? dbQueue.read(readAll)) != reference { failures.append("\(context): reads differ after the fault") }
+                if (try? dbQueue.read(readAll)) != reference {
+                    failures.append("\(context): reads differ after the fault")
+                }
                 if failures.count > 20 { break }
             }
             return failures.map { "FAILURE \($0)\n" }.joined() + """
@@ -283,7 +288,9 @@ enum OutOfMemoryWorkload {
             let context = "allocation \(countdown)"
             let path = directory + "/db-\(countdown).sqlite"
             defer {
-                for suffix in ["", "-journal", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+                for suffix in ["", "-journal", "-wal", "-shm"] {
+                    try? FileManager.default.removeItem(atPath: path + suffix)
+                }
             }
             let baseline = grdblite_fault_malloc_outstanding()
             grdblite_fault_malloc_arm(Int32(countdown), persistent ? 1 : 0)

@@ -130,7 +130,8 @@ import TestSupport
             if writes != outcome.committed.value {
                 let missing = outcome.committed.value.subtracting(writes).sorted()
                 let extra = writes.subtracting(outcome.committed.value).sorted()
-                outcome.problem("round \(round): writes that returned but are missing: \(missing); present but failed: \(extra)")
+                outcome.problem(
+                    "round \(round): writes that returned but are missing: \(missing); present but failed: \(extra)")
                 outcome.committed.update { $0 = writes }
             }
             if outcome.problems.value.count > 10 { break }
