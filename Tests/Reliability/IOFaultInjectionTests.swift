@@ -38,6 +38,8 @@ import TestSupport
     static let injectedCodes: [ResultCode] = [
         .SQLITE_IOERR, .SQLITE_IOERR_READ, .SQLITE_IOERR_WRITE, .SQLITE_IOERR_FSYNC, .SQLITE_IOERR_TRUNCATE,
         .SQLITE_IOERR_FSTAT, .SQLITE_IOERR_DELETE, .SQLITE_IOERR_SHMMAP, .SQLITE_CANTOPEN,
+        .SQLITE_IOERR_ACCESS, .SQLITE_IOERR_LOCK, .SQLITE_IOERR_UNLOCK, .SQLITE_IOERR_CHECKRESERVEDLOCK,
+        .SQLITE_IOERR_SHMLOCK,
     ]
 
     private static func configuration(_ mode: String) -> Configuration {
