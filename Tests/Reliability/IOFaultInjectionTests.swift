@@ -6,8 +6,8 @@ import TestSupport
 
 /// I/O error injection, after SQLite's own ioerr tests: a VFS makes the
 /// N-th I/O operation fail (read, write, sync, truncate, file size, open,
-/// delete, shared memory), for N = 1, 2, 3... until the workload runs
-/// without reaching the fault. At each fault point:
+/// delete, access, locks, shared memory), for N = 1, 2, 3... until the
+/// workload runs without reaching the fault. At each fault point:
 ///
 /// - the workload either succeeds or throws a `DatabaseError` with an
 ///   I/O code (`SQLITE_IOERR_*`, `SQLITE_FULL`, `SQLITE_CANTOPEN`);
