@@ -6,8 +6,8 @@ import TestSupport
 
 /// I/O error injection, after SQLite's own ioerr tests: a VFS makes the
 /// N-th I/O operation fail (read, write, sync, truncate, file size, open,
-/// delete, shared memory), for N = 1, 2, 3... until the workload runs
-/// without reaching the fault. At each fault point:
+/// delete, access, locks, shared memory), for N = 1, 2, 3... until the
+/// workload runs without reaching the fault. At each fault point:
 ///
 /// - the workload either succeeds or throws a `DatabaseError` with an
 ///   I/O code (`SQLITE_IOERR_*`, `SQLITE_FULL`, `SQLITE_CANTOPEN`);
@@ -38,6 +38,8 @@ import TestSupport
     static let injectedCodes: [ResultCode] = [
         .SQLITE_IOERR, .SQLITE_IOERR_READ, .SQLITE_IOERR_WRITE, .SQLITE_IOERR_FSYNC, .SQLITE_IOERR_TRUNCATE,
         .SQLITE_IOERR_FSTAT, .SQLITE_IOERR_DELETE, .SQLITE_IOERR_SHMMAP, .SQLITE_CANTOPEN,
+        .SQLITE_IOERR_ACCESS, .SQLITE_IOERR_LOCK, .SQLITE_IOERR_UNLOCK, .SQLITE_IOERR_CHECKRESERVEDLOCK,
+        .SQLITE_IOERR_SHMLOCK,
     ]
 
     private static func configuration(_ mode: String) -> Configuration {

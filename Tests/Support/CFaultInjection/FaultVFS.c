@@ -1,6 +1,7 @@
 // A VFS that forwards to the default VFS and fails I/O operations on
 // demand: the countdown-th operation after `arm` fails, and the following
-// ones too when the fault is persistent.
+// ones too when the fault is persistent. It also counts the files open
+// through it, to find connections that leak them.
 #include "CFaultInjection.h"
 #include <stdatomic.h>
 #include <string.h>
@@ -11,6 +12,7 @@ static atomic_int fault_kind = GRDBLiteIOFaultError;
 static atomic_int faults = 0;
 static atomic_int operations = 0;
 static atomic_int tripped = 0;
+static atomic_int open_files = 0;  // opened - closed, whatever the arming
 
 void grdblite_fault_vfs_arm(int count, int isPersistent, GRDBLiteIOFaultKind kind) {
     atomic_store(&faults, 0);
@@ -28,10 +30,15 @@ void grdblite_fault_vfs_disarm(void) {
 
 int grdblite_fault_vfs_fault_count(void) { return atomic_load(&faults); }
 int grdblite_fault_vfs_operation_count(void) { return atomic_load(&operations); }
+int grdblite_fault_vfs_open_file_count(void) { return atomic_load(&open_files); }
 
-/// Counts an operation of kind `isWrite` and tells whether it must fail.
+/// Counts an operation of kind `isWrite` (one that needs more room on
+/// the disk) and tells whether it must fail. A disk-full run counts only
+/// those; a short-read run only reads (`isWrite` < 0).
 static int should_fail(int isWrite) {
-    if (atomic_load(&fault_kind) == GRDBLiteIOFaultDiskFull && !isWrite) return 0;
+    int kind = atomic_load(&fault_kind);
+    if (kind == GRDBLiteIOFaultDiskFull && isWrite != 1) return 0;
+    if (kind == GRDBLiteIOFaultShortRead && isWrite != -1) return 0;
     if (atomic_load(&countdown) == 0 && !atomic_load(&tripped)) return 0;
     atomic_fetch_add(&operations, 1);
     if (atomic_load(&tripped)) {
@@ -54,6 +61,7 @@ static int failure(int code) {
 typedef struct FaultFile {
     sqlite3_file base;
     sqlite3_file *real;   // follows this struct, in the same allocation
+    int shmRegions;       // WAL index regions this connection has mapped
 } FaultFile;
 
 static sqlite3_vfs *real_vfs(sqlite3_vfs *vfs) { return (sqlite3_vfs *)vfs->pAppData; }
@@ -62,9 +70,20 @@ static sqlite3_vfs *real_vfs(sqlite3_vfs *vfs) { return (sqlite3_vfs *)vfs->pApp
 static int f_close(sqlite3_file *file) {
     int code = SQLITE_OK;
     if (REAL(file)->pMethods) code = REAL(file)->pMethods->xClose(REAL(file));
+    atomic_fetch_sub(&open_files, 1);
     return code;
 }
 static int f_read(sqlite3_file *file, void *buffer, int amount, sqlite3_int64 offset) {
+    if (atomic_load(&fault_kind) == GRDBLiteIOFaultShortRead) {
+        if (!should_fail(-1)) return REAL(file)->pMethods->xRead(REAL(file), buffer, amount, offset);
+        // As if the file ended halfway: the VFS contract wants the rest
+        // of the buffer zero-filled.
+        int half = amount / 2;
+        int code = half > 0 ? REAL(file)->pMethods->xRead(REAL(file), buffer, half, offset) : SQLITE_OK;
+        if (code != SQLITE_OK && code != SQLITE_IOERR_SHORT_READ) return code;
+        memset((char *)buffer + half, 0, (size_t)(amount - half));
+        return SQLITE_IOERR_SHORT_READ;
+    }
     if (should_fail(0)) return SQLITE_IOERR_READ;
     return REAL(file)->pMethods->xRead(REAL(file), buffer, amount, offset);
 }
@@ -73,7 +92,10 @@ static int f_write(sqlite3_file *file, const void *buffer, int amount, sqlite3_i
     return REAL(file)->pMethods->xWrite(REAL(file), buffer, amount, offset);
 }
 static int f_truncate(sqlite3_file *file, sqlite3_int64 size) {
-    if (should_fail(0)) return SQLITE_IOERR_TRUNCATE;
+    // A truncate that grows the file needs room: disk full fails it.
+    sqlite3_int64 current = 0;
+    int grows = REAL(file)->pMethods->xFileSize(REAL(file), &current) == SQLITE_OK && size > current;
+    if (should_fail(grows)) return failure(SQLITE_IOERR_TRUNCATE);
     return REAL(file)->pMethods->xTruncate(REAL(file), size);
 }
 static int f_sync(sqlite3_file *file, int flags) {
@@ -85,12 +107,21 @@ static int f_file_size(sqlite3_file *file, sqlite3_int64 *size) {
     return REAL(file)->pMethods->xFileSize(REAL(file), size);
 }
 static int f_lock(sqlite3_file *file, int level) {
+    if (should_fail(0)) return SQLITE_IOERR_LOCK;
     return REAL(file)->pMethods->xLock(REAL(file), level);
 }
 static int f_unlock(sqlite3_file *file, int level) {
-    return REAL(file)->pMethods->xUnlock(REAL(file), level);
+    // The lock is released all the same: a lock left behind would block
+    // the other connections for good, which no real failure does.
+    int code = REAL(file)->pMethods->xUnlock(REAL(file), level);
+    if (should_fail(0)) return SQLITE_IOERR_UNLOCK;
+    return code;
 }
 static int f_check_reserved_lock(sqlite3_file *file, int *result) {
+    if (should_fail(0)) {
+        *result = 0;
+        return SQLITE_IOERR_CHECKRESERVEDLOCK;
+    }
     return REAL(file)->pMethods->xCheckReservedLock(REAL(file), result);
 }
 static int f_file_control(sqlite3_file *file, int op, void *arg) {
@@ -103,16 +134,30 @@ static int f_device_characteristics(sqlite3_file *file) {
     return REAL(file)->pMethods->xDeviceCharacteristics(REAL(file));
 }
 static int f_shm_map(sqlite3_file *file, int page, int size, int extend, void volatile **pointer) {
-    if (should_fail(0)) return SQLITE_IOERR_SHMMAP;
-    return REAL(file)->pMethods->xShmMap(REAL(file), page, size, extend, pointer);
+    // A region this connection has not mapped yet, that it may create:
+    // the WAL index grows, and disk full fails it.
+    FaultFile *fault = (FaultFile *)file;
+    int grows = extend && page >= fault->shmRegions;
+    if (should_fail(grows)) return failure(SQLITE_IOERR_SHMMAP);
+    int code = REAL(file)->pMethods->xShmMap(REAL(file), page, size, extend, pointer);
+    if (code == SQLITE_OK && *pointer && page >= fault->shmRegions) fault->shmRegions = page + 1;
+    return code;
 }
 static int f_shm_lock(sqlite3_file *file, int offset, int n, int flags) {
+    if (flags & SQLITE_SHM_UNLOCK) {
+        // Released all the same, as in f_unlock.
+        int code = REAL(file)->pMethods->xShmLock(REAL(file), offset, n, flags);
+        if (should_fail(0)) return SQLITE_IOERR_SHMLOCK;
+        return code;
+    }
+    if (should_fail(0)) return SQLITE_IOERR_SHMLOCK;
     return REAL(file)->pMethods->xShmLock(REAL(file), offset, n, flags);
 }
 static void f_shm_barrier(sqlite3_file *file) {
     REAL(file)->pMethods->xShmBarrier(REAL(file));
 }
 static int f_shm_unmap(sqlite3_file *file, int deleteFlag) {
+    ((FaultFile *)file)->shmRegions = 0;
     return REAL(file)->pMethods->xShmUnmap(REAL(file), deleteFlag);
 }
 static int f_fetch(sqlite3_file *file, sqlite3_int64 offset, int amount, void **pointer) {
@@ -135,10 +180,15 @@ static int v_open(sqlite3_vfs *vfs, const char *name, sqlite3_file *file, int fl
     FaultFile *fault = (FaultFile *)file;
     fault->real = (sqlite3_file *)&fault[1];
     fault->real->pMethods = NULL;
+    fault->shmRegions = 0;
     file->pMethods = NULL;
     if (should_fail(0)) return SQLITE_CANTOPEN;
     int code = real_vfs(vfs)->xOpen(real_vfs(vfs), name, fault->real, flags, outFlags);
-    if (fault->real->pMethods) file->pMethods = &fault_io_methods;
+    if (fault->real->pMethods) {
+        // SQLite calls xClose whenever pMethods is set, even on failure.
+        file->pMethods = &fault_io_methods;
+        atomic_fetch_add(&open_files, 1);
+    }
     return code;
 }
 static int v_delete(sqlite3_vfs *vfs, const char *name, int syncDirectory) {
@@ -146,6 +196,10 @@ static int v_delete(sqlite3_vfs *vfs, const char *name, int syncDirectory) {
     return real_vfs(vfs)->xDelete(real_vfs(vfs), name, syncDirectory);
 }
 static int v_access(sqlite3_vfs *vfs, const char *name, int flags, int *result) {
+    if (should_fail(0)) {
+        *result = 0;
+        return SQLITE_IOERR_ACCESS;
+    }
     return real_vfs(vfs)->xAccess(real_vfs(vfs), name, flags, result);
 }
 static int v_full_pathname(sqlite3_vfs *vfs, const char *name, int size, char *out) {

@@ -10,12 +10,24 @@
 
 /// The kinds of I/O failure the fault VFS injects.
 typedef enum {
-    /// Each operation fails with its own SQLITE_IOERR_* code (READ,
-    /// WRITE, FSYNC, TRUNCATE, FSTAT, DELETE, SHMMAP), or SQLITE_CANTOPEN.
+    /// Each operation fails with its own code: SQLITE_IOERR_READ, WRITE,
+    /// FSYNC, TRUNCATE, FSTAT (xFileSize), DELETE, ACCESS, LOCK (xLock),
+    /// UNLOCK (xUnlock), CHECKRESERVEDLOCK, SHMMAP, SHMLOCK (xShmLock), or
+    /// SQLITE_CANTOPEN (xOpen). A failed unlock (xUnlock, or xShmLock
+    /// releasing) still releases the lock: a lock left behind would block
+    /// the other connections for good. xClose never fails.
     GRDBLiteIOFaultError = 0,
-    /// Writes fail with SQLITE_FULL, as on a full disk; other operations
-    /// are not failed.
+    /// Only operations that need more room on the disk fail, with
+    /// SQLITE_FULL: writes, truncates that grow a file, and maps of a WAL
+    /// index region the connection has not mapped yet with `extend` set.
+    /// Only those are counted.
     GRDBLiteIOFaultDiskFull = 1,
+    /// Only reads are counted, and a failed read is short: the first half
+    /// of the buffer is read, the rest zero-filled, and it returns
+    /// SQLITE_IOERR_SHORT_READ, as if the file ended halfway. SQLite takes
+    /// that for the end of the file, not for an error: it may read zeros
+    /// as data (a WAL that seems shorter, SQLITE_CORRUPT).
+    GRDBLiteIOFaultShortRead = 2,
 } GRDBLiteIOFaultKind;
 
 /// Registers the VFS named "grdblite-fault" (once; not the default VFS),
@@ -36,6 +48,11 @@ int grdblite_fault_vfs_fault_count(void);
 
 /// The number of I/O operations counted since the last `arm`.
 int grdblite_fault_vfs_operation_count(void);
+
+/// The number of files open through the VFS: opened (xOpen set the file's
+/// methods) minus closed (xClose), since the process started, whatever the
+/// arming. Zero once every connection of the VFS is closed.
+int grdblite_fault_vfs_open_file_count(void);
 
 // MARK: Power loss
 
