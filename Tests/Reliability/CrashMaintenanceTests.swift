@@ -79,7 +79,7 @@ import TestSupport
             CrashMaintenanceTests erase: \(kills) SIGKILLs, \(erases) erases, \(killsInErase) kills during an erase \
             (seed \(seed))
             """)
-        #expect(erases > 0 && killsInErase > 0, "no kill landed during an erase (seed \(seed))")
+        #expect(killsInErase > 0, "no kill landed during an erase (seed \(seed))")
     }
 
     @Test(arguments: ["rollback", "wal"])
