@@ -7,7 +7,8 @@
 # (see `Scripts/bench-instructions.sh --help`).
 #
 #   Scripts/bench-instructions.sh                       # 20,000 rows fetched, 5,000 inserted, every side
-#   Scripts/bench-instructions.sh --quick --output reports/instructions.json   # CI's mode (about 4 minutes)
+#   Scripts/bench-instructions.sh --quick --output reports/instructions.json   # every side (about 4 minutes)
+#   Scripts/bench-instructions.sh --quick --side raw --side lite --output reports/instructions.json  # CI (2 min)
 #   Scripts/bench-instructions.sh --filter fetch --side raw --side lite
 #
 # After a deliberate change of GRDBLite's figures, update the baseline, and

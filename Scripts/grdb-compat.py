@@ -16,7 +16,8 @@ Steps:
    compiler run; files with errors are set aside (their tests count as "not
    compiled", with their first error) and the rest checked again until none
    fails; then the rest is built for real (errors found only then set files
-   aside too).
+   aside too). `--check` skips the type-checks: it applies what the last
+   `--record` found (Tests/GRDBCompat/compile-plan.tsv) and builds.
 4. The tests run one class per process, two processes at a time. A crash or
    a hang fails the running test only: the rest of its class runs again in
    a new process. A test that fails is tried once more alone.
@@ -55,6 +56,9 @@ AREAS = [
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 COMPAT = os.path.join(REPO, "Tests", "GRDBCompat")
+# What --record found does not compile (files set aside, tests cut out),
+# which --check applies at once instead of type-checking every file first.
+COMPILE_PLAN = os.path.join(COMPAT, "compile-plan.tsv")
 README = os.path.join(REPO, "README.md")
 TABLE_BEGIN = "<!-- grdb-compat-table: written by Scripts/grdb-compat.sh --record -->"
 TABLE_END = "<!-- /grdb-compat-table -->"
@@ -634,10 +638,12 @@ def parse_errors(logfile, folder):
     return errors, stray
 
 
-def build_lite(args, scratch, out_dir, checkout, files, selected, library):
+def build_lite(args, scratch, out_dir, checkout, files, selected, library, plan=None):
     """Builds the scratch package; returns (test binary, file -> errors of
     the files set aside, test id -> (file, errors) of the tests cut out,
-    optional support files kept)."""
+    optional support files kept). With a compile plan (read_compile_plan),
+    what it lists is set aside or cut out at once and the type-check passes
+    are skipped: the build alone finds what else fails."""
     package = os.path.join(scratch, "lite" if library == "GRDBLite" else "on-grdb")
     sources = os.path.join(package, "Tests", MODULE)
     os.makedirs(sources, exist_ok=True)
@@ -731,9 +737,13 @@ def build_lite(args, scratch, out_dir, checkout, files, selected, library):
             again.add("GRDBTestCase.swift")  # its #if GRDBCOMPAT_... changed
         return again
 
+    planned = plan is not None and apply_compile_plan(plan, wanted, set_aside, excised)
+    if planned:
+        log(f"compile plan applied: {len(set_aside)} files set aside, {len(excised)} tests cut out "
+            f"({os.path.relpath(COMPILE_PLAN, REPO)}); no type-check pass")
     pass_number = 0
     to_check = None  # every file
-    while True:
+    while not planned:
         pass_number += 1
         swift_files = sorted(n for n in wanted if n.endswith(".swift") and n not in set_aside)
         sync_sources(sources, {n: c for n, c in wanted.items() if n not in set_aside})
@@ -785,6 +795,48 @@ def build_lite(args, scratch, out_dir, checkout, files, selected, library):
     binary = os.path.join(bin_path, "GRDBCompatPackageTests.xctest")
     kept = sorted(f for f in optional if f not in set_aside)
     return binary, set_aside, excised, kept
+
+
+def read_compile_plan():
+    """The committed compile plan: [(kind, name, line, error)], kind "file"
+    (set aside whole) or "test" (cut out); None when there is none."""
+    if not os.path.exists(COMPILE_PLAN):
+        return None
+    return [(r["kind"], r["name"], int(r["line"]), r["error"]) for r in read_tsv(COMPILE_PLAN)]
+
+
+def write_compile_plan(set_aside, excised):
+    """Writes what does not compile, with each first error, for --check."""
+    rows = [{"kind": "file", "name": name, "line": str(messages[0][0]), "error": messages[0][1]}
+            for name, messages in sorted(set_aside.items())]
+    rows += [{"kind": "test", "name": test, "line": str(messages[0][0]), "error": messages[0][1]}
+             for test, (_, messages) in sorted(excised.items())]
+    write_tsv(COMPILE_PLAN, ["kind", "name", "line", "error"], rows)
+
+
+def apply_compile_plan(plan, wanted, set_aside, excised):
+    """Sets aside and cuts out what the plan lists. False (nothing changed)
+    when the plan doesn't match the sources: a test it names isn't there."""
+    files_out = {name: [(line, error)] for kind, name, line, error in plan if kind == "file"}
+    cuts = {name: (line, error) for kind, name, line, error in plan if kind == "test"}
+    spans_by_file, found = {}, {}
+    for name, text in wanted.items():
+        if not name.endswith(".swift") or name in files_out:
+            continue
+        for class_name, test_name, first, last in test_functions(text):
+            test = f"{MODULE}.{class_name}/{test_name}"
+            if test in cuts:
+                spans_by_file.setdefault(name, []).append((first, last))
+                found[test] = name
+    if set(files_out) - set(wanted) or set(cuts) - set(found):
+        log("the compile plan doesn't match GRDB's test files: type-checking every file")
+        return False
+    set_aside.update(files_out)
+    for test, name in found.items():
+        excised[test] = (name, [cuts[test]])
+    for name, spans in spans_by_file.items():
+        wanted[name] = without_lines(wanted[name], spans)
+    return True
 
 
 DECLARATION = re.compile(
@@ -1006,12 +1058,13 @@ def compile_status(test, file, set_aside, excised, listed):
     return None
 
 
-def run_harness(args, scratch, out_dir, checkout, files, selected, reference, library):
+def run_harness(args, scratch, out_dir, checkout, files, selected, reference, library, plan=None):
     """Builds GRDB's tests against `library` with this harness and runs
     them; returns (rows per reference test, files set aside, tests cut out,
     optional support compiled, seconds of the build)."""
     started = time.time()
-    binary, set_aside, excised, kept_optional = build_lite(args, scratch, out_dir, checkout, files, selected, library)
+    binary, set_aside, excised, kept_optional = build_lite(
+        args, scratch, out_dir, checkout, files, selected, library, plan)
     built = time.time() - started
     listed = set(list_tests(binary, out_dir))
     durations = {r["test"]: float(r.get("seconds") or 0) for r in reference}
@@ -1131,8 +1184,12 @@ def lite_main(args, scratch, checkout, files, areas):
     else:
         selected = list(files)
 
+    # --check builds what the last --record compiled (a test that compiles
+    # only since then stays out until the next --record); the others find
+    # what compiles from scratch.
+    plan = read_compile_plan() if args.check else None
     harness_rows, set_aside, excised, kept_optional, built = run_harness(
-        args, scratch, out_dir, checkout, files, selected, reference, "GRDBLite")
+        args, scratch, out_dir, checkout, files, selected, reference, "GRDBLite", plan)
     rows = []
     for ref, harness in zip(reference, harness_rows):
         status, error = harness["status"], harness["error"]
@@ -1160,11 +1217,13 @@ def lite_main(args, scratch, checkout, files, areas):
 
     if args.record:
         write_tsv(os.path.join(COMPAT, "results.tsv"), header, rows)
+        write_compile_plan(set_aside, excised)
         with open(os.path.join(COMPAT, "passing-count"), "w") as out:
             out.write(f"{counted_passes(rows)}\n")
         update_readme(table_md, total, seconds)
         update_figures(count_table(rows))
-        log("recorded: Tests/GRDBCompat/results.tsv, passing-count, README.md, DifferencesFromGRDB.md")
+        log("recorded: Tests/GRDBCompat/results.tsv, compile-plan.tsv, passing-count, README.md, "
+            "DifferencesFromGRDB.md")
 
     if args.check:
         with open(os.path.join(COMPAT, "passing-count")) as source:

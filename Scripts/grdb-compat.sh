@@ -11,8 +11,10 @@
 #   Scripts/grdb-compat.sh                      # the table per area, on stdout
 #   Scripts/grdb-compat.sh --files 'Record*'    # some GRDB test files only
 #   Scripts/grdb-compat.sh --check              # CI: fails if fewer tests pass than
-#                                               # Tests/GRDBCompat/passing-count
-#   Scripts/grdb-compat.sh --record             # writes results.tsv, passing-count, README table
+#                                               # Tests/GRDBCompat/passing-count (builds what
+#                                               # compile-plan.tsv says compiles)
+#   Scripts/grdb-compat.sh --record             # writes results.tsv, compile-plan.tsv,
+#                                               # passing-count, README table
 #   Scripts/grdb-compat.sh --reference --record # GRDB itself: writes reference.tsv
 #
 # Options: --scratch DIR (default ${TMPDIR:-/tmp}/grdblite-compat, kept between
