@@ -226,6 +226,9 @@ public final class DatabasePool: Sendable {
 
     // MARK: - Reading
 
+    /// Whether a barrier holds new reads back (for the pool's tests).
+    var isHoldingBackReads: Bool { readers.isHoldingBackReaders }
+
     /// Runs `body` on a reader: takes one (waiting if all are in use,
     /// opening one if needed), and gives it back when `body` returns.
     private func withReader<T>(_ context: AccessContext, _ body: (Database) throws -> T) throws -> T {

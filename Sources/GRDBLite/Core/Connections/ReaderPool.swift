@@ -208,6 +208,12 @@ final class ReaderPool: @unchecked Sendable {
         }
     }
 
+    /// Whether a barrier holds new readers back: its tests wait for it
+    /// instead of guessing how long a barrier takes to start.
+    var isHoldingBackReaders: Bool {
+        condition.withLock { barrierCount > 0 }
+    }
+
     /// The open readers, available or not.
     var allReaders: [SerializedConnection] {
         condition.withLock { readers }

@@ -44,6 +44,16 @@ extension DispatchSemaphore {
     }
 }
 
+/// Blocks until `condition` holds, checking it every millisecond; throws
+/// after `stepTimeout`. For states nothing signals (a barrier waiting).
+func blockUntil(_ what: String, _ condition: () -> Bool) throws {
+    let deadline = Date().addingTimeInterval(stepTimeout)
+    while !condition() {
+        if Date() > deadline { throw StepFailure("timed out waiting until \(what)") }
+        usleep(1_000)
+    }
+}
+
 /// Runs each block on a thread of its own, all at once, and waits for
 /// them all: the first error any of them throws is rethrown. Blocks
 /// synchronize with semaphores (and `waitOrThrow`): each must be able to

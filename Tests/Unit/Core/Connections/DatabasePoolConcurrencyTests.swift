@@ -494,9 +494,9 @@ import TestSupport
                         }
                         barrier.signal()
                     }.start()
-                    // Give the barrier a moment to start waiting; the test
-                    // holds either way.
-                    _ = barrier.wait(timeout: .now() + 0.1)
+                    // The scenario: the barrier holds reads back while the
+                    // write goes on.
+                    try blockUntil("the barrier waits") { dbPool.isHoldingBackReads }
                     barrierWaits.signal()
                     try barrier.waitOrThrow()
                 },
@@ -543,9 +543,10 @@ import TestSupport
                     } else {
                         Thread { try? dbPool.barrierWriteWithoutTransaction { _ in barrier() } }.start()
                     }
-                    // A moment for the barrier to start waiting for the
-                    // writer (the test holds either way).
-                    try check(barrierDone.wait(timeout: .now() + 0.1) == .timedOut, "the barrier ran during a write")
+                    // The scenario: the barrier holds reads back and waits
+                    // for the writer.
+                    try blockUntil("the barrier waits") { dbPool.isHoldingBackReads }
+                    try check(barrierDone.wait(timeout: .now()) == .timedOut, "the barrier ran during a write")
                     barrierWaits.signal()
                     try reading.waitOrThrow()
                     try check(barrierDone.wait(timeout: .now() + 0.2) == .timedOut, "the barrier ran during a read")
