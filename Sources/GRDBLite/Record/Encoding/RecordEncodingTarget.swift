@@ -84,6 +84,22 @@ final class RecordEncodingTarget {
         fastCount = verified
     }
 
+    /// Checks that the fast path's pointers are still the buffers of
+    /// `keyBits` and of the container's values: a change of either array
+    /// that forgot to reset `fastCount` traps here, before a write through
+    /// a stale pointer. Debug builds (the test suite) call it at each use
+    /// of the fast path; release builds don't.
+    @usableFromInline
+    func checkFastPath(_ container: UnsafeMutablePointer<PersistenceContainer>) {
+        // Unsafe: the base addresses are compared, never dereferenced.
+        let bits = keyBits.withUnsafeBufferPointer { $0.baseAddress }
+        // Unsafe: the base addresses are compared, never dereferenced.
+        let values = container.pointee.values.withUnsafeBufferPointer { $0.baseAddress }
+        precondition(
+            fastBits == bits && UnsafePointer(fastValues) == values,
+            "the record encoder's fast path outlived the arrays it points into")
+    }
+
     /// Whether the key of bits `bits` wrote the column that `container`
     /// holds at `position` for the previous record.
     @inlinable

@@ -107,6 +107,9 @@ extension RecordKeyedEncodingContainer {
         if position < target.fastCount,
             container.pointee.names.stringBits(at: position) == column.storageBits
         {
+            #if DEBUG
+            target.checkFastPath(container)
+            #endif
             // Unsafe: below `fastCount` (see `RecordEncodingTarget.fastCount`).
             (target.fastValues.unsafelyUnwrapped + position).pointee = dbValue
             container.pointee.setCount = position &+ 1

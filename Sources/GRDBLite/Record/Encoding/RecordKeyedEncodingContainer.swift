@@ -50,6 +50,9 @@ struct RecordKeyedEncodingContainer<Record: EncodableRecord, Key: CodingKey>: Ke
         if let container = target.container {
             let position = container.pointee.setCount
             if position < target.fastCount {
+                #if DEBUG
+                target.checkFastPath(container)
+                #endif
                 // One-byte keys (the synthesized `CodingKeys` enums) with
                 // one compare; other sizes take an outlined function, in
                 // tail position like the slow path: no register has to
@@ -89,6 +92,9 @@ struct RecordKeyedEncodingContainer<Record: EncodableRecord, Key: CodingKey>: Ke
     func setWiderKey(_ value: DatabaseValue, forKey key: Key) throws {
         if let container = target.container {
             let position = container.pointee.setCount
+            #if DEBUG
+            if position < target.fastCount { target.checkFastPath(container) }
+            #endif
             if position < target.fastCount,
                 let bits = ColumnLookup.bits(of: key, size: keyBitsSize),
                 // Unsafe: below `fastCount` (see `RecordEncodingTarget.fastCount`).
