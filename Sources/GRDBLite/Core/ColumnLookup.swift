@@ -37,6 +37,12 @@ struct ColumnLookup {
     /// The bits of a coding key whose type holds no reference and 0, 1, 2,
     /// 4 or 8 bytes (the synthesized `CodingKeys` enums), or nil: equal bits
     /// of the same type are the same key, whose `stringValue` is the same.
+    ///
+    /// The assumption: a key's `stringValue` depends on its stored bytes
+    /// only, as in every synthesized or hand-written key enum or struct.
+    /// A key whose `stringValue` reads anything else (a global, the time)
+    /// would be matched to the column of its first lookup. Debug builds
+    /// (the test suite) check each match against `stringValue` and trap.
     @inlinable
     @inline(__always)
     static func bits<Key: CodingKey>(of key: Key) -> UInt64? {
@@ -123,12 +129,26 @@ extension UnsafeMutablePointer where Pointee == ColumnLookup {
             if entry.pointee.keyType == ObjectIdentifier(Key.self) && entry.pointee.keyBits == keyBits
                 && entry.pointee.offset == offset && entry.pointee.width == width
             {
+                #if DEBUG
+                checkKeyMatch(key, at: position)
+                #endif
                 pointee.position = position + 1
                 let index = entry.pointee.index
                 return index < 0 ? nil : index
             }
         }
         return slowIndex(of: key, keyBits: keyBits, offset: offset, width: width, in: statement)
+    }
+
+    /// Traps when a key matched by its bits has another `stringValue`
+    /// than the key remembered at `position` (see ``bits(of:)``).
+    @usableFromInline
+    func checkKeyMatch<Key: CodingKey>(_ key: Key, at position: Int) {
+        let remembered = pointee.entries[position].name
+        precondition(
+            key.stringValue == remembered,
+            "coding key \(Key.self) has the bits of the key \"\(remembered)\" but the stringValue "
+                + "\"\(key.stringValue)\": a key's stringValue must depend on its stored bytes only")
     }
 
     /// A lookup by name, then remembered for the key.

@@ -1,5 +1,6 @@
 import Foundation
 import GRDBLite
+import Synchronization
 import Testing
 
 // The rows of a statement remember the n-th column lookup of the previous
@@ -175,5 +176,39 @@ private struct ByWideKey: Decodable, FetchableRecord {
             }
             #expect(errors == 6)
         }
+    }
+
+    /// Keys are matched by their bits on the assumption that a key's
+    /// `stringValue` depends on them only: debug builds check each match
+    /// and trap on a key that breaks it, instead of reading another column.
+    @Test func aKeyWhoseStringValueChangesTrapsInDebugBuilds() async throws {
+        #if DEBUG
+        let exit = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let dbQueue = try DatabaseQueue()
+            _ = try dbQueue.read { db in
+                try ShiftingKeyRecord.fetchAll(db, sql: "SELECT 1 AS a, 2 AS b UNION ALL SELECT 3, 4")
+            }
+        }
+        #expect(try String(decoding: #require(exit).standardErrorContent, as: UTF8.self)
+            .contains("a key's stringValue must depend on its stored bytes only"))
+        #endif
+    }
+}
+
+/// A key of no stored bytes whose `stringValue` is "a" the first time and
+/// "b" afterwards: it breaks the assumption of key matching by bits.
+private struct ShiftingKey: CodingKey {
+    static let reads = Atomic(0)
+    var stringValue: String { Self.reads.add(1, ordering: .relaxed).oldValue == 0 ? "a" : "b" }
+    var intValue: Int? { nil }
+    init() { }
+    init?(stringValue: String) { nil }
+    init?(intValue: Int) { nil }
+}
+
+private struct ShiftingKeyRecord: Decodable, FetchableRecord {
+    var value: Int
+    init(from decoder: any Decoder) throws {
+        value = try decoder.container(keyedBy: ShiftingKey.self).decode(Int.self, forKey: ShiftingKey())
     }
 }

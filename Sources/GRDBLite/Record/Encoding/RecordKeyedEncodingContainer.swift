@@ -61,6 +61,9 @@ struct RecordKeyedEncodingContainer<Record: EncodableRecord, Key: CodingKey>: Ke
                 // Unsafe: below `fastCount` (see `RecordEncodingTarget.fastCount`),
                 // and the size of the key is checked.
                 if target.fastBits.unsafelyUnwrapped[position] == UInt64(unsafeBitCast(key, to: UInt8.self)) {
+                    #if DEBUG
+                    checkKeyMatch(key, at: position)
+                    #endif
                     Self.store(value, at: position, of: target, in: container)
                     return
                 }
@@ -86,6 +89,17 @@ struct RecordKeyedEncodingContainer<Record: EncodableRecord, Key: CodingKey>: Ke
         slot.pointee = value
     }
 
+    /// Traps when a key matched by its bits writes another column than
+    /// the key remembered at `position` (see `ColumnLookup.bits(of:)`).
+    @usableFromInline
+    func checkKeyMatch(_ key: Key, at position: Int) {
+        let remembered = target.keyColumns[position]
+        precondition(
+            column(forKey: key) == remembered,
+            "coding key \(Key.self) has the bits of the key of column \"\(remembered)\" but the column "
+                + "\"\(column(forKey: key))\": a key's stringValue must depend on its stored bytes only")
+    }
+
     /// `set` for keys of another size than one byte.
     @usableFromInline
     @inline(never)
@@ -100,6 +114,9 @@ struct RecordKeyedEncodingContainer<Record: EncodableRecord, Key: CodingKey>: Ke
                 // Unsafe: below `fastCount` (see `RecordEncodingTarget.fastCount`).
                 target.fastBits.unsafelyUnwrapped[position] == bits
             {
+                #if DEBUG
+                checkKeyMatch(key, at: position)
+                #endif
                 Self.store(value, at: position, of: target, in: container)
                 return
             }
