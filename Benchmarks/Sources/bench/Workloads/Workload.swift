@@ -29,6 +29,9 @@ struct Workload: Sendable {
     /// threads run at once (callgrind serializes threads, and what they
     /// measure is how the sides use the cores).
     var measuresInstructions = true
+    /// The group of the workloads that measure each request's latency
+    /// (their jobs report ``SideJob/latencies``), reported apart.
+    var latencyGroup: LatencyGroup?
 
     /// Every workload, in report order: add new ones here.
     static let all: [Workload] = [
@@ -137,6 +140,17 @@ struct SideJob {
     var runsOnOtherThreads = false
     /// Releases what the job holds (connections), after its last run.
     var close: (() throws -> Void)?
+    /// The latencies of the last run, in seconds (latency workloads).
+    var latencies: (() -> [Double])?
+}
+
+/// The groups of latency workloads, each with a table of its own.
+enum LatencyGroup: String, Codable, Sendable {
+    /// `server-reads-T` and `server-mix-T`: requests per second, and each
+    /// request's latency.
+    case server
+    /// `observe-latency-*`: from a commit's return to each `onChange`.
+    case observation
 }
 
 /// A side of the benchmark: the SQLite library its jobs run on.
