@@ -41,6 +41,7 @@ struct Workload: Sendable {
         insertByIndex, insertByName, insertRecords, insertMacroRecords, insertEncodable, insertWideEncodable,
         concurrentReads1, concurrentReads2, concurrentReads4, readsWhileWriting, writeWhileReading,
         observe1, observe10, observe100,
+        serverReads16, serverReads64, serverReads256, serverMix16, serverMix64, serverMix256,
         dump,
     ]
 
