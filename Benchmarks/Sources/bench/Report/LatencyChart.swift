@@ -9,7 +9,7 @@ import Foundation
 enum LatencyChart {
     private static let minimumLabelWidth = 260.0
     private static let characterWidth = 6.8
-    private static let plotWidth = 560.0
+    private static let plotWidth = 600.0
     private static let rowHeight = 16.0
     private static let groupGap = 10.0
     private static let top = 92.0
@@ -44,7 +44,7 @@ enum LatencyChart {
         }
         let plotHeight = rows.reduce(0) { $0 + Double($1.1.count) * rowHeight + groupGap }
         let plotBottom = top + plotHeight
-        let width = labelWidth + plotWidth + 150
+        let width = max(labelWidth + plotWidth + 150, labelWidth + 750)
         let height = plotBottom + 60
 
         var svg: [String] = []
@@ -58,14 +58,22 @@ enum LatencyChart {
                 + ##"Latency percentiles per side (milliseconds, shorter is better; logarithmic axis)</text>"##)
         let subtitle =
             "Every latency of \(report.plan.iterations) runs, pooled; server: enqueue to result; "
-            + "observation: commit's return to onChange. \(report.machine.cpu), \(report.machine.cores) cores"
+            + "observation: commit to onChange. \(report.machine.cpu), \(report.machine.cores) cores"
         svg.append(##"<text x="10" y="40" fill="#555">\##(escape(subtitle))</text>"##)
         for (index, percentile) in percentiles.enumerated() {
             let legendX = labelWidth + Double(index) * 110
             svg.append(
-                ##"<rect x="\##(format(legendX))" y="52" width="12" height="12" fill="#2f7ed8" "##
+                ##"<rect x="\##(format(legendX))" y="52" width="12" height="12" fill="#555" "##
                     + ##"fill-opacity="\##(percentile.opacity)"/>"##)
             svg.append(##"<text x="\##(format(legendX + 16))" y="62">\##(percentile.name)</text>"##)
+        }
+        let present = Side.allCases.filter { side in rows.contains { $0.1.contains { $0.0 == side } } }
+        for (index, side) in present.enumerated() {
+            let legendX = labelWidth + Double(percentiles.count) * 110 + 20 + Double(index) * 100
+            svg.append(
+                ##"<rect x="\##(format(legendX))" y="52" width="12" height="12" "##
+                    + ##"fill="\##(colors[side] ?? "#888")"/>"##)
+            svg.append(##"<text x="\##(format(legendX + 16))" y="62">\##(escape(side.shortTitle))</text>"##)
         }
         for tick in ticks {
             let tickX = x(tick)

@@ -98,7 +98,8 @@ enum MarkdownReport {
                 "Server requests: T tasks make R requests each, one after the other (R × T the same in every "
                     + "workload); a request's latency runs from its enqueueing to its result; \(method). "
                     + "Requests per second: all requests over the summed durations of the runs. Allocations per "
-                    + "request: one run after the warm-ups (not checked).")
+                    + "request: one run after the warm-ups, approximate (≈: the requests run on many threads, whose "
+                    + "thread caches jemalloc counts late), not checked.")
             lines.append("")
             lines.append(
                 header(
@@ -120,8 +121,8 @@ enum MarkdownReport {
         if !observation.isEmpty {
             lines.append("")
             lines.append(
-                "Observation latency: from a commit's return to each observation's notification, one commit at a "
-                    + "time; \(method).")
+                "Observation latency: from a commit (the end of the `write` closure) to each observation's "
+                    + "notification, one commit at a time; \(method).")
             lines.append("")
             lines.append(header(["Workload", "Side", "p50 (ms)", "p99 (ms)", "p99.9 (ms)", "max (ms)"], numeric: 4))
             for result in observation {
