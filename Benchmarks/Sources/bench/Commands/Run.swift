@@ -22,7 +22,7 @@ struct Run: ParsableCommand {
     @Flag(help: "Fewer rows and runs (20,000 fetched, 5,000 inserted, 1 warm-up, 5 runs): for CI.")
     var quick = false
 
-    @Option(help: "Requests per run of a server workload, all tasks together (default 16,384, quick 1,024).")
+    @Option(help: "Requests per run of a server workload, all tasks together (default 16,384, quick 512).")
     var serverRequests: Int?
 
     @Option(help: "Commits per run of an observation latency workload (default 100, quick 20).")
@@ -174,7 +174,7 @@ struct Run: ParsableCommand {
     /// as one JSON line.
     private func makeFixture() throws -> Fixture {
         let fixture = try Fixture(folder: selection.path, fetchRowCount: fetchRowCount, insertRowCount: insertRowCount)
-        fixture.serverRequestCount = serverRequests ?? (quick ? 1_024 : 16_384)
+        fixture.serverRequestCount = serverRequests ?? (quick ? 512 : 16_384)
         fixture.latencyCommitCount = latencyCommits ?? (quick ? 20 : 100)
         return fixture
     }
