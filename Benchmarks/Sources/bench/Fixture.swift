@@ -11,7 +11,10 @@ import Foundation
 /// - `concurrent.sqlite`, for the concurrency workloads: a copy of the
 ///   fetch file in WAL mode, with a `written` table (the schema of `item`)
 ///   that the writers fill and the bench empties before each run. Made
-///   when a workload first needs it.
+///   when a workload first needs it;
+/// - `server.sqlite`, for the server workloads (`ServerWorkloads.swift`):
+///   the `author` and `book` tables in WAL mode, made when a workload first
+///   needs it.
 ///
 /// Row `n` holds `n` in each of its ten columns, as in GRDB's suite. The
 /// fetch file also holds the `wideorder` table of the wide workloads
@@ -24,6 +27,13 @@ final class Fixture {
     var insertPath: String { folder + "/insert.sqlite" }
     /// The rows the writer of `write-while-reading` inserts.
     var concurrentInsertRowCount: Int { max(100, insertRowCount / 4) }
+    /// The requests of one run of a server workload, all tasks together
+    /// (`bench run --server-requests`).
+    var serverRequestCount = 16_384
+    /// The commits of one run of an observation latency workload.
+    var latencyCommitCount = 100
+    /// True once the server file exists.
+    private var hasServerFile = false
     /// A connection to the concurrent file, once it exists.
     private var concurrentChecker: RawDatabase?
     /// True when the folder is a temporary one, removed at the end.
@@ -109,6 +119,23 @@ final class Fixture {
             try db.execute(
                 BenchSQL.createTable.replacingOccurrences(of: "CREATE TABLE item", with: "CREATE TABLE written"))
             concurrentChecker = db
+        }
+        return path
+    }
+
+    /// The path of the server file, made on first use: see ``ServerData``.
+    func serverPath() throws -> String {
+        let path = folder + "/server.sqlite"
+        if !hasServerFile {
+            for suffix in ["", "-wal", "-shm"] {
+                try? FileManager.default.removeItem(atPath: path + suffix)
+            }
+            let db = try RawDatabase(walPath: path)
+            guard try db.strings("PRAGMA journal_mode = WAL") == ["wal"] else {
+                throw BenchError("\(path) can't be put in WAL mode")
+            }
+            try ServerData.generate(db)
+            hasServerFile = true
         }
         return path
     }

@@ -22,6 +22,12 @@ struct Run: ParsableCommand {
     @Flag(help: "Fewer rows and runs (20,000 fetched, 5,000 inserted, 1 warm-up, 5 runs): for CI.")
     var quick = false
 
+    @Option(help: "Requests per run of a server workload, all tasks together (default 16,384, quick 512).")
+    var serverRequests: Int?
+
+    @Option(help: "Commits per run of an observation latency workload (default 100, quick 20).")
+    var latencyCommits: Int?
+
     @Option(help: "Measured runs per workload and side (default 10, quick 5).")
     var iterations: Int?
 
@@ -63,6 +69,8 @@ struct Run: ParsableCommand {
             throw ValidationError("--only goes with --once (use --filter to pick workloads)")
         }
         if let iterations, iterations < 1 { throw ValidationError("--iterations must be at least 1") }
+        if let serverRequests, serverRequests < 256 { throw ValidationError("--server-requests must be at least 256") }
+        if let latencyCommits, latencyCommits < 1 { throw ValidationError("--latency-commits must be at least 1") }
         if let warmups, warmups < 0 { throw ValidationError("--warmups can't be negative") }
     }
 
@@ -105,7 +113,7 @@ struct Run: ParsableCommand {
         }
 
         progress("Preparing \(fetchRowCount) rows to fetch...")
-        let fixture = try Fixture(folder: selection.path, fetchRowCount: fetchRowCount, insertRowCount: insertRowCount)
+        let fixture = try makeFixture()
         progress("Database files in \(fixture.folder)")
         let sides = selection.selectedSides
         let sqlite = try sqliteInfoBySide(sides, fixture: fixture)
@@ -164,8 +172,15 @@ struct Run: ParsableCommand {
     /// `grdblite_bench_measured_run` for callgrind, between two readings of
     /// jemalloc's counters (outside that function). Prints a ``OnceResult``
     /// as one JSON line.
-    private func runOnce(_ workload: Workload, on side: Side) throws {
+    private func makeFixture() throws -> Fixture {
         let fixture = try Fixture(folder: selection.path, fetchRowCount: fetchRowCount, insertRowCount: insertRowCount)
+        fixture.serverRequestCount = serverRequests ?? (quick ? 512 : 16_384)
+        fixture.latencyCommitCount = latencyCommits ?? (quick ? 20 : 100)
+        return fixture
+    }
+
+    private func runOnce(_ workload: Workload, on side: Side) throws {
+        let fixture = try makeFixture()
         guard workload.jobs[side] != nil else {
             progress("\(workload.name) is n/a on \(side.title)")
             throw Self.notAvailableExitCode

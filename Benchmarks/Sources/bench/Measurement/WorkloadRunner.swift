@@ -37,9 +37,13 @@ struct WorkloadRunner {
         }
 
         var seconds: [Side: [Double]] = [:]
+        var latencies: [Side: [Double]] = [:]
         for _ in 0..<plan.iterations {
             for (side, job) in available {
                 seconds[side, default: []].append(try checkedRun(job, side: side))
+                if let runLatencies = job.latencies {
+                    latencies[side, default: []].append(contentsOf: runLatencies())
+                }
             }
         }
 
@@ -51,8 +55,17 @@ struct WorkloadRunner {
                     side: side,
                     api: available.first { $0.side == side }?.job.api,
                     time: seconds[side].map(TimeStatistics.init(seconds:)),
-                    allocations: allocations[side])
+                    allocations: allocations[side],
+                    latency: latencies[side].flatMap { latencies in
+                        LatencyStatistics(
+                            latencies: latencies,
+                            requestsPerSecond: workload.latencyGroup == .server
+                                ? Double(rowCount * plan.iterations) / seconds[side]!.reduce(0, +) : nil)
+                    })
             })
+        for side in result.sides where side.latency != nil {
+            log("  \(side.side.rawValue): \(MarkdownReport.latencySummary(side.latency!))")
+        }
         log(
             "  median: "
                 + result.sides.map {

@@ -22,6 +22,7 @@ enum MarkdownReport {
             lines.append("| \(result.title) | " + (times + ratios).joined(separator: " | ") + " |")
         }
         lines.append(contentsOf: apiNote(report.workloads.map { ($0.title, $0.sides.map { ($0.side, $0.api) }) }))
+        lines.append(contentsOf: latencyTables(report, sides: sides))
         lines.append("")
         if let reason = report.allocationFiguresUnavailable {
             lines.append("Allocation figures: unavailable (\(reason)).")
@@ -81,6 +82,69 @@ enum MarkdownReport {
             lines.append("| \(result.title) | " + figures.joined(separator: " | ") + " |")
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The tables of the latency groups (``LatencyGroup``): one row per
+    /// workload and side.
+    static func latencyTables(_ report: BenchReport, sides: [Side]) -> [String] {
+        var lines: [String] = []
+        let method =
+            "percentiles of every latency of the \(report.plan.iterations) measured runs, pooled "
+            + "(nearest rank), in milliseconds on `ContinuousClock`"
+        let server = report.workloads.filter { $0.latencyGroup == .server }
+        if !server.isEmpty {
+            lines.append("")
+            lines.append(
+                "Server requests: T tasks make R requests each, one after the other (R × T the same in every "
+                    + "workload); a request's latency runs from its enqueueing to its result; \(method). "
+                    + "Requests per second: all requests over the summed durations of the runs. Allocations per "
+                    + "request: one run after the warm-ups, approximate (≈: the requests run on many threads, whose "
+                    + "thread caches jemalloc counts late), not checked.")
+            lines.append("")
+            lines.append(
+                header(
+                    ["Workload", "Side", "requests/s", "p50 (ms)", "p99 (ms)", "p99.9 (ms)", "max (ms)",
+                     "allocs/request"],
+                    numeric: 6))
+            for result in server {
+                for side in sides {
+                    guard let figures = result[side], let latency = figures.latency else { continue }
+                    let rate = latency.requestsPerSecond.map { String(format: "%.0f", $0) } ?? "n/a"
+                    lines.append(
+                        "| \(result.workload) | \(side.title) | \(rate) | "
+                            + milliseconds(latency).joined(separator: " | ")
+                            + " | \(allocations(figures.allocations)) |")
+                }
+            }
+        }
+        let observation = report.workloads.filter { $0.latencyGroup == .observation }
+        if !observation.isEmpty {
+            lines.append("")
+            lines.append(
+                "Observation latency: from a commit (the end of the `write` closure) to each observation's "
+                    + "notification, one commit at a time; \(method).")
+            lines.append("")
+            lines.append(header(["Workload", "Side", "p50 (ms)", "p99 (ms)", "p99.9 (ms)", "max (ms)"], numeric: 4))
+            for result in observation {
+                for side in sides {
+                    guard let latency = result[side]?.latency else { continue }
+                    lines.append(
+                        "| \(result.workload) | \(side.title) | " + milliseconds(latency).joined(separator: " | ") + " |")
+                }
+            }
+        }
+        return lines
+    }
+
+    static func milliseconds(_ latency: LatencyStatistics) -> [String] {
+        [latency.p50, latency.p99, latency.p999, latency.max].map { String(format: "%.3f", $0 * 1000) }
+    }
+
+    /// One line for the progress log.
+    static func latencySummary(_ latency: LatencyStatistics) -> String {
+        let values = milliseconds(latency)
+        let rate = latency.requestsPerSecond.map { String(format: "%.0f requests/s, ", $0) } ?? ""
+        return rate + "p50 \(values[0]) ms, p99 \(values[1]) ms, p99.9 \(values[2]) ms, max \(values[3]) ms"
     }
 
     static func environment(machine: MachineInfo, software: SoftwareInfo) -> String {

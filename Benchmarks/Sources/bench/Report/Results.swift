@@ -25,6 +25,8 @@ struct WorkloadResult: Codable {
     var ratios: [String: Double]
     /// The most allocations per row GRDBLite may make, and whether it does.
     var liteAllocationTarget: AllocationTarget?
+    /// The latency group of the workload, if it is one: see ``LatencyGroup``.
+    var latencyGroup: LatencyGroup?
 
     init(workload: Workload, rowCount: Int, sides: [SideResult]) {
         self.workload = workload.name
@@ -32,6 +34,7 @@ struct WorkloadResult: Codable {
         self.rowCount = rowCount
         self.sides = sides
         self.ratios = Ratio.all(of: sides) { $0.time?.median }
+        self.latencyGroup = workload.latencyGroup
         self.liteAllocationTarget = workload.allocationRule.flatMap { rule in
             AllocationTarget(rule: rule, raw: sides[.raw]?.allocations, lite: sides[.lite]?.allocations)
         }
@@ -50,6 +53,8 @@ struct SideResult: Codable {
     var api: String?
     var time: TimeStatistics?
     var allocations: AllocationFigures?
+    /// The latency workloads' percentiles (``Workload/latencyGroup``).
+    var latency: LatencyStatistics?
 }
 
 /// The ratios the reports show: each library to raw C, and GRDBLite to its

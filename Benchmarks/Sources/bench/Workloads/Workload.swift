@@ -29,6 +29,9 @@ struct Workload: Sendable {
     /// threads run at once (callgrind serializes threads, and what they
     /// measure is how the sides use the cores).
     var measuresInstructions = true
+    /// The group of the workloads that measure each request's latency
+    /// (their jobs report ``SideJob/latencies``), reported apart.
+    var latencyGroup: LatencyGroup?
 
     /// Every workload, in report order: add new ones here.
     static let all: [Workload] = [
@@ -38,6 +41,9 @@ struct Workload: Sendable {
         insertByIndex, insertByName, insertRecords, insertMacroRecords, insertEncodable, insertWideEncodable,
         concurrentReads1, concurrentReads2, concurrentReads4, readsWhileWriting, writeWhileReading,
         observe1, observe10, observe100,
+        serverReads16, serverReads64, serverReads256, serverMix16, serverMix64, serverMix256,
+        observeLatencyQueue1, observeLatencyQueue10, observeLatencyQueue100,
+        observeLatencyValues1, observeLatencyValues10, observeLatencyValues100,
         dump,
     ]
 
@@ -137,6 +143,17 @@ struct SideJob {
     var runsOnOtherThreads = false
     /// Releases what the job holds (connections), after its last run.
     var close: (() throws -> Void)?
+    /// The latencies of the last run, in seconds (latency workloads).
+    var latencies: (() -> [Double])?
+}
+
+/// The groups of latency workloads, each with a table of its own.
+enum LatencyGroup: String, Codable, Sendable {
+    /// `server-reads-T` and `server-mix-T`: requests per second, and each
+    /// request's latency.
+    case server
+    /// `observe-latency-*`: from a commit's return to each `onChange`.
+    case observation
 }
 
 /// A side of the benchmark: the SQLite library its jobs run on.

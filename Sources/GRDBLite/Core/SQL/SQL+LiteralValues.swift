@@ -21,6 +21,7 @@ extension DatabaseValue {
                 // A quoted string would end at the NUL character.
                 return "(CAST(\(Self.hexLiteral(Data(value.utf8))) AS TEXT))"
             }
+            guard value.utf8.contains(0x27) else { return "'" + value + "'" }
             return "'" + value.replacingOccurrences(of: "'", with: "''") + "'"
         case .blob(let value):
             return Self.hexLiteral(value)

@@ -613,7 +613,10 @@ enum SQLCollection: Sendable {
 extension String {
     /// The string as an SQL identifier, in double quotes: `"my table"`.
     public var quotedDatabaseIdentifier: String {
-        "\"" + replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        // Most identifiers hold no quote: no Foundation search for them
+        // (it was 8% of the time of the benchmark's server requests).
+        guard utf8.contains(0x22) else { return "\"" + self + "\"" }
+        return "\"" + replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
     /// A function or collation name: as is when it is a plain identifier

@@ -1,0 +1,78 @@
+import GRDBLite
+
+// GRDBLite's server workloads: the same source as GRDBSide+Server.swift,
+// compiled against GRDBLite instead of GRDB. A request is a handler's
+// `try await dbPool.read { ... }` (or `write`), from T tasks at once.
+
+extension LiteSide {
+    /// An author, with its books as a to-many association (persistable, as
+    /// `request(for:)` needs the record's primary key).
+    struct ServerAuthor: Codable, FetchableRecord, PersistableRecord {
+        static let databaseTableName = "author"
+        static let books = hasMany(ServerBook.self)
+        var id: Int
+        var name: String
+        var visits: Int
+    }
+
+    struct ServerBook: Decodable, FetchableRecord, TableRecord {
+        static let databaseTableName = "book"
+        var id: Int
+        var authorId: Int
+        var title: String
+        var year: Int
+    }
+
+    /// See ``Workload/serverReads16``: T tasks of R requests on a pool
+    /// with `synchronous = NORMAL`, as the concurrency workloads open it.
+    static func server(_ fixture: Fixture, plan: ServerPlan) throws -> SideJob {
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in
+            if !db.configuration.readonly { try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+        }
+        let dbPool = try DatabasePool(path: fixture.serverPath(), configuration: configuration)
+        let recorder = ServerRecorder(requestCount: plan.requestCount)
+        return SideJob(
+            run: {
+                recorder.reset()
+                try awaitBlocking {
+                    try await withThrowingTaskGroup(of: Void.self) { group in
+                        for task in 0..<plan.tasks {
+                            group.addTask {
+                                for index in plan.range(ofTask: task) {
+                                    let request = plan.requests[index]
+                                    let start = ContinuousClock.now
+                                    let value = try await serve(request, in: dbPool)
+                                    recorder.record(index, since: start, value: value)
+                                }
+                            }
+                        }
+                        try await group.waitForAll()
+                    }
+                }
+            },
+            fetched: { recorder.digest },
+            runsOnOtherThreads: true,
+            close: { try dbPool.close() },
+            latencies: { recorder.latencies })
+    }
+
+    /// One request: see ``ServerData/value(authorID:bookCount:bookIDSum:)``.
+    private static func serve(_ request: ServerPlan.Request, in dbPool: DatabasePool) async throws -> Int {
+        let id = request.authorID
+        if request.isWrite {
+            return try await dbPool.write { db in
+                try db.execute(sql: ServerData.updateAuthor, arguments: [id])
+                return db.changesCount
+            }
+        }
+        return try await dbPool.read { db in
+            guard let author = try ServerAuthor.fetchOne(db, key: id) else {
+                throw BenchError("server: no author \(id)")
+            }
+            let books = try author.request(for: ServerAuthor.books).fetchAll(db)
+            return ServerData.value(
+                authorID: author.id, bookCount: books.count, bookIDSum: books.reduce(0) { $0 + $1.id })
+        }
+    }
+}
