@@ -99,6 +99,7 @@ extension Database {
         persistent: Bool) throws -> Statement?
     {
         try checkNotClosed(sql: String(cString: start).trimmedSQLStatement)
+        if _slowPath(!pendingRegistrations.isEmpty) { try retryPendingRegistrations() }
         var sqliteStatement: SQLiteStatement?
         let flags = UInt32(persistent ? SQLITE_PREPARE_PERSISTENT : 0)
         var selectedColumns: [StatementAuthorizer.SelectedColumn]?
@@ -126,6 +127,21 @@ extension Database {
             let statement = Statement(database: self, sqliteStatement: $0, info: info)
             if let selectedColumns { statement.selectedColumns = selectedColumns }
             return statement
+        }
+    }
+
+    /// Runs the registrations that failed before (see
+    /// `pendingRegistrations`); those that fail again stay pending.
+    private func retryPendingRegistrations() throws {
+        let registrations = pendingRegistrations
+        pendingRegistrations = []
+        for (index, registration) in registrations.enumerated() {
+            do {
+                try registration(self)
+            } catch {
+                pendingRegistrations = Array(registrations[index...])
+                throw error
+            }
         }
     }
 

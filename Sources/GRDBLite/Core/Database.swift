@@ -103,6 +103,11 @@ public final class Database {
     /// Collects what the statement under compilation does.
     let authorizer = StatementAuthorizer()
 
+    /// Registrations that failed in a method that can't throw (an FTS5
+    /// tokenizer's, when SQLite is out of memory), retried before the next
+    /// statement compiles: a failure again is that statement's error.
+    var pendingRegistrations: [(Database) throws -> Void] = []
+
     var functions: [DatabaseFunction.ID: DatabaseFunction] = [:]
     var collations: [CaseInsensitiveIdentifier: DatabaseCollation] = [:]
     var busyCallback: Database.BusyCallback?

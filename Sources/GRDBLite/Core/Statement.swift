@@ -120,13 +120,25 @@ public final class Statement {
     /// The statement arguments. Setting arguments that don't fit the
     /// statement is a programmer error: prefer ``setArguments(_:)``, which
     /// throws.
+    ///
+    /// A value SQLite can't bind (out of memory, or over its length limit)
+    /// is no programmer error: the setter keeps the arguments, and the
+    /// statement binds them again before it next runs, which throws if
+    /// SQLite still can't. (GRDB traps.)
     public var arguments: StatementArguments {
         get { _arguments }
         set {
             do {
                 try setArguments(newValue)
             } catch {
-                fatalError("\(error)")
+                do {
+                    try validateArguments(newValue)
+                } catch {
+                    fatalError("\(error)")
+                }
+                // Not bound: `prepareForExecution` binds them.
+                _arguments = newValue
+                argumentsAreBound = false
             }
         }
     }

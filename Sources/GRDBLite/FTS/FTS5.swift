@@ -54,15 +54,18 @@ public struct FTS5: Sendable {
             throw DatabaseError(resultCode: code, message: "FTS5 is not available")
         }
         var api: UnsafePointer<fts5_api>?
+        var stepCode = SQLITE_OK
         try withUnsafeMutablePointer(to: &api) { apiPointer in // the pointer stays alive during the step
             let bindCode = sqlite3_bind_pointer(statement, 1, apiPointer, fts5APIPointerType, nil)
             guard bindCode == SQLITE_OK else {
                 throw DatabaseError(resultCode: bindCode, message: "FTS5 is not available")
             }
-            _ = sqlite3_step(statement)
+            stepCode = sqlite3_step(statement)
         }
         guard let api else {
-            throw DatabaseError(message: "FTS5 is not available")
+            // Out of memory, or no FTS5.
+            let resultCode = stepCode == SQLITE_ROW || stepCode == SQLITE_DONE ? SQLITE_ERROR : stepCode
+            throw DatabaseError(resultCode: resultCode, message: "FTS5 is not available")
         }
         return api
     }

@@ -65,11 +65,15 @@ extension Database {
     /// Registers a custom tokenizer in this connection, so that tables
     /// and ``makeTokenizer(_:)`` can use it by name. Register it in each
     /// connection that uses it (`Configuration.prepareDatabase`).
+    ///
+    /// If SQLite can't register it (out of memory), the registration is
+    /// retried before the next statement compiles, whose error it is if it
+    /// fails again. (GRDB traps.)
     public func add(tokenizer: (some FTS5CustomTokenizer).Type) {
         do {
             try addTokenizer(tokenizer)
         } catch {
-            fatalError("could not register FTS5 tokenizer \(tokenizer.name): \(error)")
+            pendingRegistrations.append { db in try db.addTokenizer(tokenizer) }
         }
     }
 

@@ -55,6 +55,29 @@ import Testing
         }
     }
 
+    /// The `arguments` setter can't throw: a value SQLite can't bind is
+    /// the error of the next run, which binds again (GRDB traps).
+    @Test func valueTooBigForTheArgumentsSetter() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.write { db in
+            let statement = try db.makeStatement(sql: "INSERT INTO t (value) VALUES (?)")
+            statement.arguments = [tooBig]
+            #expect(statement.arguments == [tooBig])
+            for _ in 0..<2 {
+                do {
+                    try statement.execute()
+                    Issue.record("expected an error")
+                } catch let error as DatabaseError {
+                    #expect(error.resultCode == .SQLITE_TOOBIG)
+                    #expect(error.sql == "INSERT INTO t (value) VALUES (?)")
+                }
+            }
+            statement.arguments = ["small"]
+            try statement.execute()
+            #expect(try String.fetchAll(db, sql: "SELECT value FROM t") == ["small"])
+        }
+    }
+
     @Test func valueTooBigForExecuteValues() throws {
         let dbQueue = try makeDatabase()
         try dbQueue.write { db in
