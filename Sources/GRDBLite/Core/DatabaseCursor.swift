@@ -33,7 +33,16 @@ extension DatabaseCursor {
     @inlinable
     func _fetchFirst<T>(_ transform: (Element) throws -> T) throws -> T? {
         guard let element = try next() else { return nil }
-        let result = try transform(element)
+        let result: T
+        do {
+            result = try transform(element)
+        } catch {
+            try statement.checkColumnAllocations()
+            throw error
+        }
+        // A value SQLite could not convert (out of memory) must not pass
+        // for an empty string or a NULL.
+        try statement.checkColumnAllocations()
         if !statement.isReadonly {
             while try next() != nil { }
         }

@@ -129,6 +129,10 @@ public final class Row {
             return Row(adaptation: adaptation.withBase(adaptation.base.copy()), prefetchedRows: prefetchedRows)
         }
         guard let statement else { return self }
+        // The names before the values: reading them the first time clears
+        // SQLite's out-of-memory flag, which `fetchOne` checks after the
+        // copy (a text SQLite couldn't convert must not pass for "").
+        let statementNames = statement.columnNames
         let copy: Row
         if offset != 0 || count != statement.columnCount || !scopeLayouts.isEmpty {
             // A slice of the statement's columns (an adapted row, or the
@@ -138,13 +142,13 @@ public final class Row {
                 values: (0..<statement.columnCount).map {
                     DatabaseValue(sqliteStatement: statement.sqliteStatement, index: CInt($0))
                 },
-                names: statement.columnNames,
+                names: statementNames,
                 offset: offset,
                 count: count,
                 scopeLayouts: scopeLayouts,
                 prefetchedRows: prefetchedRows)
         } else {
-            copy = Row(values: databaseValues, names: columnNames, prefetchedRows: prefetchedRows)
+            copy = Row(values: databaseValues, names: statementNames, prefetchedRows: prefetchedRows)
         }
         copy.isCopyOfFetchedRow = true
         return copy
