@@ -150,15 +150,21 @@ extension Database {
         var pointer = sql
         while pointer.pointee != 0 {
             let byte = UInt8(bitPattern: pointer.pointee)
-            if byte != 0x3B && byte != 0x20 && !(0x09...0x0D).contains(byte) { break }
+            // SQLite's white space: space, \t, \n, \f, \r (not \v, an
+            // unrecognized token), and semicolons.
+            if byte != 0x3B && byte != 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0C && byte != 0x0D {
+                break
+            }
             pointer += 1
         }
         if pointer.pointee == 0 { return false }
-        // Comments only? Ask SQLite. A statement that doesn't compile yet
-        // may need the ones before it (CREATE TABLE, then INSERT): it counts.
+        // Comments only? Ask SQLite, from the end of the compiled statement,
+        // as its tail loop would: SQLite reads "\v" alone as an error, but
+        // " \v" as no statement. A statement that doesn't compile yet may
+        // need the ones before it (CREATE TABLE, then INSERT): it counts.
         var tail: UnsafePointer<CChar>?
         do {
-            return try prepareStatement(at: pointer, tail: &tail, persistent: false) != nil
+            return try prepareStatement(at: sql, tail: &tail, persistent: false) != nil
         } catch {
             return true
         }

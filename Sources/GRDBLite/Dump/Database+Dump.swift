@@ -224,8 +224,9 @@ extension Database {
               name COLLATE NOCASE,
               sql
             """)
-        for row in rows where !isDumpIgnored(row[1], shadowTables: shadowTables) {
-            stream.writeLine(row[0])
+        // Text repaired if a damaged file holds invalid UTF-8 (see `Row.schemaText`).
+        for row in rows where !isDumpIgnored(row.schemaText("name") ?? "", shadowTables: shadowTables) {
+            stream.writeLine(row.schemaText("sql || ';'") ?? "")
         }
     }
 

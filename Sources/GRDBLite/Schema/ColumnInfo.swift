@@ -19,10 +19,11 @@ public struct ColumnInfo: Sendable {
 
     /// A column from a row of `PRAGMA table_info` or `PRAGMA table_xinfo`.
     public init(row: Row) {
-        name = row["name"]
-        type = row["type"]
+        // Text repaired if a damaged file holds invalid UTF-8 (see `Row.schemaText`).
+        name = row.schemaText("name") ?? ""
+        type = row.schemaText("type") ?? ""
         isNotNull = row["notnull"]
-        defaultValueSQL = row["dflt_value"]
+        defaultValueSQL = row.schemaText("dflt_value")
         primaryKeyIndex = row["pk"]
     }
 

@@ -134,7 +134,7 @@ extension Database {
         let rows = try Row.fetchAll(
             self, sql: "PRAGMA \(schemaPrefix(schemaName))table_list(\(tableName.quotedDatabaseIdentifier))")
         // The temp schema shadows the others.
-        let row = rows.first { ($0["schema"] as String) == "temp" } ?? rows.first
+        let row = rows.first { $0.schemaText("schema") == "temp" } ?? rows.first
         return !(row?["wr"] as Bool? ?? false)
     }
 
@@ -158,9 +158,9 @@ extension Database {
                     ($0["seq"] as Int) < ($1["seq"] as Int)
                 }
                 index += group.count
-                let destinationTable: String = group[0]["table"]
-                let origins = group.map { $0["from"] as String }
-                var destinations = group.map { $0["to"] as String? }
+                let destinationTable = group[0].schemaText("table") ?? ""
+                let origins = group.map { $0.schemaText("from") ?? "" }
+                var destinations = group.map { $0.schemaText("to") }
                 if destinations.contains(nil) {
                     // `REFERENCES parent` refers to the primary key of parent.
                     destinations = try primaryKey(destinationTable).columns
@@ -186,12 +186,12 @@ extension Database {
                 throw DatabaseError.noSuchTable(tableName)
             }
             return try rows.compactMap { row -> IndexInfo? in
-                let name: String = row["name"]
+                let name = row.schemaText("name") ?? ""
                 let columns = try Row.fetchAll(
                     self, sql: "PRAGMA \(prefix)index_info(\(name.quotedDatabaseIdentifier))"
                 )
                     .sorted { ($0["seqno"] as Int) < ($1["seqno"] as Int) }
-                    .map { $0["name"] as String? }
+                    .map { $0.schemaText("name") }
                 // An expression has no column name.
                 guard !columns.contains(nil) else { return nil }
                 return IndexInfo(
@@ -305,7 +305,7 @@ extension Database {
     private func schemaNames() throws -> [String] {
         if let names = cache(SchemaCache.self).schemaNames { return names }
         let attached = try Row.fetchAll(self, sql: "PRAGMA database_list")
-            .map { $0["name"] as String }
+            .map { $0.schemaText("name") ?? "" }
             .filter { $0 != "main" && $0 != "temp" }
         let names = ["temp", "main"] + attached
         cache(SchemaCache.self).schemaNames = names
@@ -360,5 +360,22 @@ extension DatabaseError {
     /// `no such table: <name>`, with code `SQLITE_ERROR`.
     static func noSuchTable(_ tableName: String) -> DatabaseError {
         DatabaseError(message: "no such table: \(tableName)")
+    }
+}
+
+extension Row {
+    /// A name or an SQL text of SQLite's schema pragmas, nil for NULL.
+    /// A damaged file can hold text that is not valid UTF-8, which rows
+    /// hold as bytes: it is read repaired (invalid bytes become U+FFFD),
+    /// as GRDB reads all text, instead of trapping as a `String` subscript
+    /// does. A repaired name names no table: using it throws.
+    func schemaText(_ column: String) -> String? {
+        switch (self[column] as DatabaseValue).storage {
+        case .string(let text): text
+        case .blob(let bytes): String(decoding: bytes, as: UTF8.self)
+        case .int64(let value): String(value)
+        case .double(let value): String(value)
+        case .null: nil
+        }
     }
 }

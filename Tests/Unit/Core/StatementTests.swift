@@ -275,6 +275,24 @@ import Testing
             #expect(try db.makeStatement(sql: "SELECT 1;;  \n").sql == "SELECT 1")
             #expect(try db.makeStatement(sql: "SELECT 1; -- done").columnCount == 1)
             #expect(try db.makeStatement(sql: "SELECT 1 /* a */ ; /* b */").columnCount == 1)
+            #expect(try db.makeStatement(sql: "SELECT 1;\t\u{0C}\r\n").columnCount == 1)
+        }
+    }
+
+    /// Found by Fuzz/StatementSplitting.swift: a vertical tab is not white
+    /// space for SQLite (`unrecognized token`), so a statement followed by
+    /// one is followed by SQL that fails to compile, as `execute(sql:)`
+    /// and `allStatements(sql:)` say: `makeStatement` refuses it too. What
+    /// follows the statement is read as SQLite reads it: after a space,
+    /// SQLite sees no statement, and no error.
+    @Test func verticalTabAfterAStatementIsNotWhiteSpace() throws {
+        try withPlayers { db throws in
+            let sql = "SELECT * FROM player;\u{0B} -- F ="
+            let error = #expect(throws: DatabaseError.self) { try db.makeStatement(sql: sql) }
+            #expect(error?.resultCode == .SQLITE_MISUSE)
+            #expect(throws: DatabaseError.self) { try db.execute(sql: sql) }
+            #expect(try db.makeStatement(sql: "SELECT 1; \u{0B}").columnCount == 1)
+            try db.execute(sql: "SELECT 1; \u{0B}")
         }
     }
 

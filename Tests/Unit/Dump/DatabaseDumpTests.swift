@@ -46,6 +46,17 @@ import TestSupport
         return stream.output
     }
 
+    /// Found by Fuzz/DatabaseFile.swift: the dump of a damaged file whose
+    /// schema holds invalid UTF-8 trapped; the SQL is printed repaired.
+    @Test func dumpContentOfASchemaThatIsNotUTF8() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try IntrospectionTests.makeDatabaseWithInvalidUTF8Schema(at: directory.path())
+        let dbQueue = try DatabaseQueue(path: directory.path())
+        let output = try Self.output { try dbQueue.dumpContent(to: $0) }
+        #expect(output.contains("CREATE TABLE child(a \u{FFFD}, parentId REFERENCES parent(\u{FFFD}));"))
+    }
+
     @Test func dumpSQLRunsEveryStatement() throws {
         let dbQueue = try DatabaseQueue()
         let output = try Self.output { stream in

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import GRDBLite
+import TestSupport
 
 @Suite struct IntrospectionTests {
     @Test func objectExistence() throws {
@@ -312,5 +313,40 @@ import GRDBLite
         #expect(!Database.isSQLiteInternalTable("player"))
         #expect(Database.isGRDBInternalTable("grdb_migrations"))
         #expect(!Database.isGRDBInternalTable("player"))
+    }
+
+    /// A file whose schema holds text that is not valid UTF-8 (a damaged
+    /// file): a column type, a foreign key's destination column.
+    static func makeDatabaseWithInvalidUTF8Schema(at path: String) throws {
+        try DatabaseQueue(path: path).writeWithoutTransaction { db in
+            try db.execute(sql: """
+                CREATE TABLE parent(id INTEGER PRIMARY KEY);
+                CREATE TABLE child(a INT, parentId REFERENCES parent(id));
+                PRAGMA writable_schema = ON;
+                UPDATE sqlite_master
+                SET sql = 'CREATE TABLE child(a ' || CAST(x'ff' AS TEXT) || ', parentId REFERENCES parent('
+                    || CAST(x'fe' AS TEXT) || '))'
+                WHERE name = 'child';
+                PRAGMA writable_schema = OFF;
+                """)
+        }
+    }
+
+    /// Found by Fuzz/DatabaseFile.swift: introspection of a damaged file
+    /// whose schema holds invalid UTF-8 trapped (a `String` read of the
+    /// pragma rows); names are read repaired, as GRDB reads text.
+    @Test func schemaTextThatIsNotUTF8IsRepaired() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try Self.makeDatabaseWithInvalidUTF8Schema(at: directory.path())
+        try DatabaseQueue(path: directory.path()).read { db in
+            #expect(try db.columns(in: "child").map(\.type) == ["\u{FFFD}", ""])
+            let foreignKeys = try db.foreignKeys(on: "child")
+            #expect(foreignKeys.map(\.destinationTable) == ["parent"])
+            #expect(foreignKeys.map(\.originColumns) == [["parentId"]])
+            #expect(foreignKeys.map(\.destinationColumns) == [["\u{FFFD}"]])
+            #expect(try db.indexes(on: "child").isEmpty)
+            #expect(try db.primaryKey("child").columns == ["rowid"])
+        }
     }
 }
