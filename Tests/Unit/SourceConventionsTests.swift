@@ -9,7 +9,8 @@ import Testing
 ///   Observation (which don't depend on each other), then QueryInterface,
 ///   then Migration, Dump, FTS and JSON (which build on all the others).
 /// - Every `@unchecked Sendable` and unsafe construct carries a one-line
-///   reason that names what it bypasses, in its own words (not "see above").
+///   reason that names what it bypasses, in its own words (not "see above",
+///   "as above" or a bare "see `name`").
 /// - A public name with a leading underscore says that it is not an API,
 ///   and why it is public.
 /// - One lock type: `Locked` (a pthread mutex, which Thread Sanitizer
@@ -109,9 +110,12 @@ import Testing
                         reason += lines[above]
                         above -= 1
                     }
-                    // A reason is its own sentence: "see above" would survive
-                    // a change of the code above it.
-                    if !construct.words.contains(where: reason.contains) || reason.contains("see above") {
+                    // A reason is its own sentence: "see above", "as above" or
+                    // a bare "see `name`" would survive a change of the code
+                    // they point to.
+                    let pointsElsewhere = reason.contains("see above") || reason.contains("as above")
+                        || reason.range(of: ": see `[^`]+`( above)?\\.", options: .regularExpression) != nil
+                    if !construct.words.contains(where: reason.contains) || pointsElsewhere {
                         violations.append("\(file.path):\(index + 1): \(line.trimmingCharacters(in: .whitespaces))")
                     }
                 }

@@ -72,7 +72,7 @@ extension FTS5Tokenizer {
         var utf8 = Array(string.utf8)
         if utf8.isEmpty { return [] }
         let code = utf8.withUnsafeMutableBufferPointer { buffer in // the bytes stay alive during the tokenization
-            // alive as above; CChar and UInt8 have the same layout
+            // the bytes stay alive during the call; CChar and UInt8 have the same layout
             buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) { pText in
                 tokenize(
                     // unretained: the collector is alive until the end

@@ -94,7 +94,7 @@ extension FTS5WrapperTokenizer {
                                 var bytes = Array(token.utf8)
                                 // the bytes stay alive during the callback
                                 let code = bytes.withUnsafeMutableBufferPointer { buffer in
-                                    // alive as above; CChar and UInt8 have the same layout
+                                    // the bytes stay alive during the call; CChar and UInt8 have the same layout
                                     buffer.withMemoryRebound(to: CChar.self) { buffer in
                                         wrapper.tokenCallback(
                                             wrapper.context, flags.rawValue,

@@ -454,7 +454,7 @@ final class DatabaseObservationBroker: StatementExecutionObserver {
         // connection owns the broker, and uninstalls it before releasing it).
         let context = Unmanaged.passUnretained(self).toOpaque()
         sqlite3_commit_hook(connection, { context in
-            // Unretained: see `context` above.
+            // Unretained: the broker removes its hooks before it goes.
             let broker = Unmanaged<DatabaseObservationBroker>.fromOpaque(context!).takeUnretainedValue()
             do {
                 try broker.notifyWillCommit()
@@ -469,7 +469,7 @@ final class DatabaseObservationBroker: StatementExecutionObserver {
             }
         }, context)
         sqlite3_rollback_hook(connection, { context in
-            // Unretained: see `context` above.
+            // Unretained: the broker removes its hooks before it goes.
             let broker = Unmanaged<DatabaseObservationBroker>.fromOpaque(context!).takeUnretainedValue()
             if case .cancelledCommit = broker.completion { return }
             broker.completion = .rollback
@@ -487,14 +487,14 @@ final class DatabaseObservationBroker: StatementExecutionObserver {
         // connection owns the broker, and uninstalls it before releasing it).
         let context = Unmanaged.passUnretained(self).toOpaque()
         sqlite3_update_hook(connection, { context, kind, database, table, rowID in
-            // Unretained: see `context` above.
+            // Unretained: the broker removes its hooks before it goes.
             let broker = Unmanaged<DatabaseObservationBroker>.fromOpaque(context!).takeUnretainedValue()
             guard let eventKind = DatabaseEvent.Kind(rawValue: kind), let database, let table else { return }
                 broker.rowDidChange(
                     DatabaseEvent(kind: eventKind, rowID: rowID, names: .live(database: database, table: table)))
         }, context)
         sqlite3_preupdate_hook(connection, { context, connection, kind, database, table, initialRowID, finalRowID in
-            // Unretained: see `context` above.
+            // Unretained: the broker removes its hooks before it goes.
             let broker = Unmanaged<DatabaseObservationBroker>.fromOpaque(context!).takeUnretainedValue()
             guard DatabasePreUpdateEvent.Kind(rawValue: kind) != nil, let connection, let database, let table else {
                 return

@@ -13,7 +13,7 @@ final class InsertedValues {
     // the instance).
     @exclusivity(unchecked) var container: PersistenceContainer?
     /// The column that holds the rowid, if any.
-    // Unchecked exclusivity: see `container`.
+    // Unchecked exclusivity: written with the only reference, then read-only.
     @exclusivity(unchecked) var rowIDColumn: String?
 
     init(_ container: PersistenceContainer?, rowIDColumn: String? = nil) {

@@ -102,7 +102,7 @@ final class RecordStorage: SchemaDependentCache {
         container: consuming PersistenceContainer,
         onConflict conflict: Database.ConflictResolution) throws -> InsertionSuccess
     {
-        // Unretained: see `lastInsert`.
+        // Unretained: `inserts` keeps its statements while the storage lives.
         let insert: Unmanaged<InsertStatement>
         do {
             insert = try execute(db, type: type, tableName: tableName, container: container, onConflict: conflict)
@@ -134,9 +134,9 @@ final class RecordStorage: SchemaDependentCache {
     {
         precondition(
             !container.isEmpty, "Invalid empty persistence container: a record must encode at least one column")
-        // Unretained: see `lastInsert`.
+        // Unretained: `inserts` keeps its statements while the storage lives.
         let insert: Unmanaged<InsertStatement>
-        // Unretained, unsafe: `lastInsert` is alive (see there).
+        // Unretained, unsafe: `inserts` keeps `lastInsert` alive while the storage lives.
         if let lastInsert, lastInsert._withUnsafeGuaranteedRef({
             $0.matches(type: type, conflict: conflict, container: container)
         }) {

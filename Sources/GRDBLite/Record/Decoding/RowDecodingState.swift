@@ -36,19 +36,19 @@ final class RowDecodingState {
     /// The row's first column in its statement.
     let offset: Int
     /// The position of the next key lookup in the current record.
-    /// Unchecked exclusivity: see `unmanagedRow`.
+    /// Unchecked exclusivity: only the thread that decodes the row uses it.
     @usableFromInline @exclusivity(unchecked) var planPosition = 0
     /// The number of planned lookups; 0 once the row is gone, so that the
     /// fast path never reads a statement that may be finalized.
-    /// Unchecked exclusivity: see `unmanagedRow`.
+    /// Unchecked exclusivity: only the thread that decodes the row uses it.
     @usableFromInline @exclusivity(unchecked) var planCount = 0
     let planCapacity: Int
     /// Whether `startRecord()` was never called: the first record is
     /// being decoded.
-    /// Unchecked exclusivity: see `unmanagedRow`.
+    /// Unchecked exclusivity: only the thread that decodes the row uses it.
     @usableFromInline @exclusivity(unchecked) var isFirstRecord = true
     // Owned: allocated by the second record, freed in deinit.
-    // Unchecked exclusivity: see `unmanagedRow`.
+    // Unchecked exclusivity: only the thread that decodes the row uses it.
     @usableFromInline @exclusivity(unchecked) var plan: UnsafeMutablePointer<PlannedColumn>?
 
     /// A remembered lookup: the key's byte, and its column in the

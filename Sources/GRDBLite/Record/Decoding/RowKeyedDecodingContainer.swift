@@ -19,7 +19,7 @@ struct RowKeyedDecodingContainer<Record: FetchableRecord, Key: CodingKey>: Keyed
     /// A container whose state is kept alive by the caller.
     @usableFromInline
     init(state: RowDecodingState) {
-        // Unretained: see `unmanagedState`.
+        // Unretained: the caller keeps the state alive while the container is used.
         self.unmanagedState = Unmanaged.passUnretained(state)
         if case .useDefaultKeys = Record.databaseColumnDecodingStrategy {
             usesDefaultKeys = true

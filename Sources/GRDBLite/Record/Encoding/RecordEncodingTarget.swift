@@ -18,9 +18,9 @@ final class RecordEncodingTarget {
     /// container's column at that position, writes there without asking
     /// the key its `stringValue`. The columns are kept alive here, so that
     /// equal bits are the same string.
-    /// Unchecked exclusivity: see `container`.
+    /// Unchecked exclusivity: only the thread that runs `encode(to:)` uses it.
     @usableFromInline @exclusivity(unchecked) var keyBits: [UInt64] = []
-    // Unchecked exclusivity: see `container`.
+    // Unchecked exclusivity: only the thread that runs `encode(to:)` uses it.
     @usableFromInline @exclusivity(unchecked) var keyColumns: [String] = []
     /// The fast path of the running record: at the positions below
     /// `fastCount`, the container holds the column of the key remembered
@@ -29,18 +29,18 @@ final class RecordEncodingTarget {
     /// referenced), without checking the arrays. Anything that may change
     /// the arrays (another column, another container) sets `fastCount`
     /// to 0 first.
-    // Unchecked exclusivity: see `container`.
+    // Unchecked exclusivity: only the thread that runs `encode(to:)` uses it.
     @usableFromInline @exclusivity(unchecked) var fastCount = 0
-    // Unchecked exclusivity: see `container`. Unsafe: valid below `fastCount`.
+    // Unchecked exclusivity: only the thread that runs `encode(to:)` uses it. Unsafe: valid below `fastCount`.
     @usableFromInline @exclusivity(unchecked) var fastBits: UnsafePointer<UInt64>?
-    // Unchecked exclusivity: see `container`. Unsafe: valid below `fastCount`.
+    // Unchecked exclusivity: only the thread that runs `encode(to:)` uses it. Unsafe: valid below `fastCount`.
     @usableFromInline @exclusivity(unchecked) var fastValues: UnsafeMutablePointer<DatabaseValue>?
     /// The column names whose first `verifiedCount` are those of
     /// `keyColumns`, sharing their buffer so that it can't change: a
     /// container with the same buffer needs no new comparison.
-    // Unchecked exclusivity: see `container`.
+    // Unchecked exclusivity: only the thread that runs `encode(to:)` uses it.
     @exclusivity(unchecked) var verifiedNames: [String] = []
-    // Unchecked exclusivity: see `container`.
+    // Unchecked exclusivity: only the thread that runs `encode(to:)` uses it.
     @exclusivity(unchecked) var verifiedCount = 0
 
     init() { }
