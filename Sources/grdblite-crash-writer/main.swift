@@ -20,7 +20,8 @@
 //     grdblite-crash-writer write PATH shared
 //         The same loop (WAL), for several processes at once: each
 //         transaction takes the next number inside the transaction (with
-//         a busy timeout), prints "begin" before and "committed N" after.
+//         a busy callback that retries often), prints "begin" before and
+//         "committed N" after.
 //     grdblite-crash-writer migrate PATH rollback|wal
 //         Applies CrashMigrations one at a time, printing "migrating N"
 //         before and "migrated N" after each, then prints "done".
@@ -50,7 +51,13 @@ func configuration(_ mode: String) -> Configuration {
     case "wal", "checkpoint": config.journalMode = .wal
     case "shared":
         config.journalMode = .wal
-        config.busyMode = .timeout(30)
+        // Retries every 0.2 ms, 30 s at most: SQLite's busy timeout sleeps up
+        // to 100 ms between tries, and rarely finds the lock free between
+        // two transactions of a writer in a loop, which starves the other.
+        config.busyMode = .callback { tries in
+            usleep(200)
+            return tries < 150_000
+        }
     case "rollback", "pool", "vacuum", "erase": config.journalMode = .default
     default: fail("unknown journal mode \(mode)")
     }
