@@ -21,7 +21,7 @@ import TestSupport
     /// lines with `prefix` (and, if `waitFor` is given, a line with that
     /// prefix), a random delay later; nil if the child stopped by itself.
     private static func killChild(
-        _ child: ChildProcess, after reports: Int, of prefix: String, waitFor: String?,
+        _ child: ForkedChild, after reports: Int, of prefix: String, waitFor: String?,
         _ random: inout SeededGenerator
     ) -> (lines: [String], stopped: Bool) {
         var lines: [String] = []
@@ -31,7 +31,7 @@ import TestSupport
             lines.append(line)
             if line.hasPrefix(prefix) { count += 1 }
             if line == "done" {
-                _ = child.waitForExit()
+                child.waitForExit()
                 return (lines, true)
             }
         }

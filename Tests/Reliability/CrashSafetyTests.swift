@@ -117,7 +117,7 @@ import TestSupport
             spin(work)
             child.killNow()
             lane.expect(
-                child.process.terminationReason == .uncaughtSignal,
+                child.diedOfASignal,
                 "child died of SIGKILL, not of an error: \(child.errorOutput())")
             // What the child printed before it died.
             while let line = child.readLine() { take(line) }

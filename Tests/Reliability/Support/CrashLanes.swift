@@ -13,6 +13,66 @@ extension SeededGenerator {
     }
 }
 
+/// A child forked by a `grdblite-crash-writer serve` server (see `serve()`
+/// in the crash writer), whose lines are read on the server's stdout
+/// until the server reports the child's death.
+final class ForkedChild {
+    let pid: pid_t
+    private let server: ChildProcess
+    private let errorPath: String
+    private var pending: [String] = []
+    /// "signal N" or "status N", once the server has reported the death.
+    private(set) var exit: String?
+
+    fileprivate init(server: ChildProcess, arguments: [String], errorPath: String) throws {
+        self.server = server
+        self.errorPath = errorPath
+        server.send((arguments + [errorPath]).joined(separator: "\t"))
+        guard let line = server.readLine(), line.hasPrefix("pid "), let pid = pid_t(line.dropFirst(4)) else {
+            throw ChildProcessError(description: "the fork server didn't start \(arguments): \(server.errorOutput())")
+        }
+        self.pid = pid
+    }
+
+    /// Whether the server can fork another child.
+    fileprivate var isDone: Bool { exit != nil }
+
+    /// The next line the child printed, or nil once it is dead and all
+    /// its lines are read.
+    func readLine() -> String? {
+        pending.isEmpty ? next() : pending.removeFirst()
+    }
+
+    private func next() -> String? {
+        guard exit == nil, let line = server.readLine() else { return nil }
+        if line.hasPrefix("exited ") {
+            exit = String(line.dropFirst("exited ".count))
+            return nil
+        }
+        return line
+    }
+
+    /// Kills the child with SIGKILL (the server doesn't reap it before
+    /// the next request: the pid is still its own) and waits for its death.
+    func killNow() {
+        if exit == nil { kill(pid, SIGKILL) }
+        waitForExit()
+    }
+
+    /// Waits for the child's death; the lines it printed stay to read.
+    func waitForExit() {
+        while let line = next() { pending.append(line) }
+    }
+
+    /// Whether the child died of a signal.
+    var diedOfASignal: Bool { exit?.hasPrefix("signal ") == true }
+
+    /// What the child printed on stderr.
+    func errorOutput() -> String {
+        (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? "(no stderr)"
+    }
+}
+
 /// One of the threads of `runLanes`: its own temporary directory, the
 /// rounds it runs one after the other, and the failures it saw.
 ///
@@ -28,7 +88,11 @@ final class CrashLane: @unchecked Sendable {
     private let directory: TemporaryDirectory
     private let lock = NSLock()
     private var failures: [String] = []
-    private var childID: pid_t?
+    /// The servers of the lane, and the last child of each (only the
+    /// lane's thread uses them).
+    private var servers: [(server: ChildProcess, child: ForkedChild?)] = []
+    private var childCount = 0
+    private var childIDs: [ObjectIdentifier: pid_t] = [:]
     private var isCancelled = false
 
     fileprivate init(index: Int, count: Int, rounds: Int) throws {
@@ -42,11 +106,22 @@ final class CrashLane: @unchecked Sendable {
     /// The path of a file in the lane's directory.
     func path(_ name: String) -> String { directory.path(name) }
 
-    /// Starts a child, that `cancel()` kills.
-    func startChild(_ arguments: [String]) throws -> ChildProcess {
-        let child = try ChildProcess(arguments)
+    /// Forks a child of one of the lane's servers (a new one if they all
+    /// have a live child), that `cancel()` kills.
+    func startChild(_ arguments: [String]) throws -> ForkedChild {
+        let server: ChildProcess
+        if let index = servers.firstIndex(where: { $0.child?.isDone ?? true }) {
+            server = servers[index].server
+            servers.remove(at: index)
+        } else {
+            server = try ChildProcess(["serve"])
+        }
+        childCount += 1
+        let child = try ForkedChild(
+            server: server, arguments: arguments, errorPath: path("child\(childCount).stderr"))
+        servers.append((server, child))
         let cancelled = lock.withLock {
-            childID = child.process.processIdentifier
+            childIDs[ObjectIdentifier(server)] = child.pid
             return isCancelled
         }
         if cancelled {
@@ -72,7 +147,7 @@ final class CrashLane: @unchecked Sendable {
     fileprivate func cancel() {
         lock.withLock {
             isCancelled = true
-            if let childID { kill(childID, SIGKILL) }
+            for childID in childIDs.values { kill(childID, SIGKILL) }
         }
     }
 }
