@@ -70,15 +70,14 @@ RUN swift package resolve && swift package --package-path Benchmarks resolve
 
 COPY --from=skeleton --chown=grdblite:grdblite /src/ ./
 RUN swift build --product GRDBLitePackageTests \
-    && swift build --product grdblite-crash-writer \
     && swift build -c release --package-path Benchmarks --product bench \
     && rm -rf Sources Tests Benchmarks/Sources
 
 COPY --chown=grdblite:grdblite . .
-# The tests, and the child process the reliability tests start (building the
-# test product alone doesn't link it, and the container runs the tests with
-# --skip-build).
-RUN swift build --product GRDBLitePackageTests && swift build --product grdblite-crash-writer
+# The tests (their binary is also the child process the reliability tests
+# start: see Tests/Support/CCrashWriterEntry); the container runs them with
+# --skip-build.
+RUN swift build --product GRDBLitePackageTests
 ENTRYPOINT ["/app/Scripts/docker-entrypoint.sh"]
 
 # The default image: the tests above, plus the release benchmark.

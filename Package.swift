@@ -89,11 +89,20 @@ let package = Package(
             name: "CFaultInjection",
             dependencies: ["CSQLite"],
             path: "Tests/Support/CFaultInjection"),
+        // Lets the test binary run as the crash writer child, so that the
+        // tests need no executable: the tests are built for the host (a
+        // test target depends on the macro plugin), the executable for the
+        // target, and CI builds GRDBLite once (see Scripts/test.sh).
+        .target(
+            name: "CCrashWriterEntry",
+            path: "Tests/Support/CCrashWriterEntry"),
         // Tests that need other processes or fault injection: crash
         // safety, multi-process locking, I/O errors, out-of-memory.
         .testTarget(
             name: "ReliabilityTests",
-            dependencies: ["GRDBLite", "CFaultInjection", "TestSupport", "grdblite-crash-writer"],
+            dependencies: [
+                "GRDBLite", "CFaultInjection", "CCrashWriterEntry", "TestSupport", "grdblite-crash-writer",
+            ],
             path: "Tests/Reliability"),
     ],
     swiftLanguageModes: [.v6]

@@ -27,6 +27,6 @@ if ! command -v valgrind >/dev/null; then
 fi
 # The record macros' plugin, in debug, which the benchmark's build loads
 # (see Benchmarks/Package.swift): nothing to do after the tests' build.
-swift build --target GRDBLiteMacros >&2
+swift build --product GRDBLiteMacrosPlugin >&2
 swift build -c release --package-path Benchmarks --product bench >&2
 exec "$(swift build -c release --package-path Benchmarks --show-bin-path)/bench" instructions "$@"

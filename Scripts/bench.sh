@@ -27,7 +27,9 @@ fi
 Scripts/install-deps.sh
 # The record macros' plugin, in debug, which the benchmark's build loads
 # (see Benchmarks/Package.swift): nothing to do after the tests' build.
-swift build --target GRDBLiteMacros >&2
+# Only the plugin (built for the host), not the GRDBLiteMacros library,
+# which would build GRDBLite for the target platform.
+swift build --product GRDBLiteMacrosPlugin >&2
 swift build -c release --package-path Benchmarks --product bench >&2
 bench="$(swift build -c release --package-path Benchmarks --show-bin-path)/bench"
 if [ -n "$library_path" ]; then

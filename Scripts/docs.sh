@@ -6,12 +6,17 @@
 #   Scripts/docs.sh                     # builds into .build-docs/site
 #   Scripts/docs.sh --output DIR        # builds into DIR (replaced)
 #   Scripts/docs.sh --serve [--port N]  # builds, then serves it on 127.0.0.1
+#   Scripts/docs.sh --test-build        # the module of Scripts/test.sh's build
 #
 # Steps: `swift build --target GRDBLite` (the module), then
 # `swift-symbolgraph-extract` (its public symbols, as JSON), then
 # `docc convert --warnings-as-errors` (a broken symbol link, an unknown
 # topic or a malformed directive fails the build). The site's pages are at
 # DIR/documentation/grdblite/. The output folder is printed last.
+#
+# `--test-build` (CI) documents the GRDBLite module of the test build
+# (Scripts/test.sh's, built for the host: .build/debug/Modules-tool)
+# instead of building the library again for the target platform.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -20,13 +25,15 @@ root=$PWD
 output="$root/.build-docs/site"
 serve=false
 port=8123
+test_build=false
 while [[ $# -gt 0 ]]; do
     case "$1" in
         --output) output=$2; shift 2 ;;
         --output=*) output=${1#--output=}; shift ;;
         --serve) serve=true; shift ;;
+        --test-build) test_build=true; shift ;;
         --port) port=$2; shift 2 ;;
-        -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "docs.sh: unknown argument: $1" >&2; exit 2 ;;
     esac
 done
@@ -43,11 +50,18 @@ tool() {
 docc=$(tool docc)
 extract=$(tool swift-symbolgraph-extract)
 
-echo "== swift build --target GRDBLite" >&2
-swift build --target GRDBLite >&2
 bin=$(swift build --show-bin-path)
-modules="$bin/Modules"
-[[ -f "$modules/GRDBLite.swiftmodule" ]] || modules="$bin"
+if $test_build; then
+    # A no-op after Scripts/test.sh; the module is built for the host.
+    echo "== swift build --product GRDBLitePackageTests" >&2
+    swift build --product GRDBLitePackageTests >&2
+    modules="$bin/Modules-tool"
+else
+    echo "== swift build --target GRDBLite" >&2
+    swift build --target GRDBLite >&2
+    modules="$bin/Modules"
+    [[ -f "$modules/GRDBLite.swiftmodule" ]] || modules="$bin"
+fi
 triple=$("$swift_bin/swift" -print-target-info | python3 -c \
     'import json, sys; print(json.load(sys.stdin)["target"]["triple"])')
 

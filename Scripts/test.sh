@@ -33,11 +33,13 @@ printf '%s\n' '#include <stdio.h>' 'const char *sqlite3_libversion(void);' \
 library_name=${library_path:-the system libsqlite3}
 echo "test.sh: the tests run on SQLite $(LD_LIBRARY_PATH=$library_path "$probe/version") ($library_name)"
 
-if [ -z "$library_path" ]; then
-    swift test "$@"
-else
-    # SwiftPM links libsqlite3 too: it builds without LD_LIBRARY_PATH, then
-    # only runs the built tests with it (and loads that SQLite itself).
-    swift build --build-tests
-    LD_LIBRARY_PATH=$library_path swift test --skip-build "$@"
-fi
+# Only the test product: `swift test` would also build the library products
+# and the crash writer executable, i.e. GRDBLite a second time, for the
+# target platform, since the tests are built for the host (a test target
+# depends on the macro plugin). The tests run as their own child process
+# (Tests/Support/CCrashWriterEntry) and need no executable.
+swift build --product GRDBLitePackageTests
+# SwiftPM links libsqlite3 too: it builds without LD_LIBRARY_PATH, then
+# only runs the built tests with it (and loads that SQLite itself).
+[ -z "$library_path" ] || export LD_LIBRARY_PATH=$library_path
+swift test --skip-build "$@"

@@ -12,6 +12,8 @@ import Testing
 ///   reason that names what it bypasses, in its own words (not "see above").
 /// - A public name with a leading underscore says that it is not an API,
 ///   and why it is public.
+/// - One lock type: `Locked` (a pthread mutex, which Thread Sanitizer
+///   sees), `Atomic` for counters; no other mutex.
 @Suite struct SourceConventionsTests {
     // MARK: - Layers
 
@@ -112,6 +114,25 @@ import Testing
                     if !construct.words.contains(where: reason.contains) || reason.contains("see above") {
                         violations.append("\(file.path):\(index + 1): \(line.trimmingCharacters(in: .whitespaces))")
                     }
+                }
+            }
+        }
+        #expect(violations == [])
+    }
+
+    // MARK: - Locks
+
+    /// Every mutual exclusion goes through `Locked` (Core/Support/Locked.swift),
+    /// whose pthread mutex Thread Sanitizer intercepts, unlike a contended
+    /// `Synchronization.Mutex` on Linux.
+    @Test func oneLockType() throws {
+        let otherLocks = ["Mutex<", "Mutex(", "NSLock", "NSRecursiveLock", "os_unfair_lock", "OSAllocatedUnfairLock"]
+        var violations: [String] = []
+        for file in try SourceFile.library() where file.path != "Core/Support/Locked.swift" {
+            for (index, line) in file.text.components(separatedBy: "\n").enumerated() {
+                let code = line.components(separatedBy: "//")[0]
+                if otherLocks.contains(where: code.contains) {
+                    violations.append("\(file.path):\(index + 1): \(line.trimmingCharacters(in: .whitespaces))")
                 }
             }
         }

@@ -22,17 +22,13 @@ final class InsertedValues {
     }
 
     /// Puts back the container that `takeReusableContainer()` moved out.
-    /// Inline, and without destroying the former value when it is nil
-    /// (unless an insert ran during the encoding): the insert of each
-    /// record runs it.
+    /// Inline: the insert of each record runs it. An assignment, which
+    /// releases the former value (nil, unless an insert ran during the
+    /// encoding): initializing over it would be undefined, since the
+    /// optional container is not a trivial type.
     @inline(__always)
     func putBack(_ container: consuming PersistenceContainer) {
-        guard case .none = self.container else {
-            self.container = container
-            return
-        }
-        // Unsafe: the former value is nil, which holds nothing to destroy.
-        withUnsafeMutablePointer(to: &self.container) { $0.initialize(to: container) }
+        self.container = container
     }
 
     /// Moves out the container, prepared for a new record, if it is a

@@ -81,23 +81,13 @@ public struct PersistenceContainer: Sendable {
         slowSet(value, forColumn: column)
     }
 
-    /// `values[position] = value`, without the outlined destruction of
-    /// the former value when it holds no reference (a number or NULL).
+    /// `values[position] = value`. An assignment, which releases the former
+    /// value: initializing over it would be undefined, even for a number or
+    /// NULL, since `DatabaseValue` is not a trivial type.
     @inlinable
     @inline(__always)
     mutating func replaceValue(at position: Int, with value: consuming DatabaseValue) {
-        switch values[position].storage {
-        case .null, .int64, .double:
-            let value = consume value
-            // Unsafe: the former value holds no reference, so overwriting
-            // it without destroying it leaks nothing.
-            values.withUnsafeMutableBufferPointer { buffer in
-                // Unsafe: initializes over a number or NULL, whose storage needs no destruction.
-                (buffer.baseAddress.unsafelyUnwrapped + position).initialize(to: value)
-            }
-        case .string, .blob:
-            values[position] = value
-        }
+        values[position] = value
     }
 
     @usableFromInline

@@ -1,17 +1,22 @@
 import Foundation
 import Testing
 
-/// The `grdblite-crash-writer` executable, built by `swift build` and
-/// `swift test` next to the test binary (the test target depends on it).
-/// `GRDBLITE_CRASH_WRITER` overrides its path.
+/// The child process of the crash and multi-process tests: on Linux, this
+/// test binary itself, which runs as `grdblite-crash-writer` when
+/// `childEnvironment` is set (see Tests/Support/CCrashWriterEntry), so that
+/// the tests need no executable built for the target platform; elsewhere,
+/// the `grdblite-crash-writer` executable next to the test binary.
+/// `GRDBLITE_CRASH_WRITER` overrides the path (of an executable).
 func crashWriterURL() throws -> URL {
     if let path = ProcessInfo.processInfo.environment["GRDBLITE_CRASH_WRITER"] {
         return URL(fileURLWithPath: path)
     }
-    // Linux: the test binary is `.build/<triple>/debug/GRDBLitePackageTests.xctest`.
-    // macOS: it is inside `GRDBLitePackageTests.xctest/Contents/MacOS/`.
-    var directory = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-    if !FileManager.default.fileExists(atPath: "/proc/self/exe"), let executable = Bundle.main.executableURL {
+#if os(Linux)
+    return URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+#else
+    // macOS: the test binary is inside `GRDBLitePackageTests.xctest/Contents/MacOS/`.
+    var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    if let executable = Bundle.main.executableURL {
         directory = executable.deletingLastPathComponent()
     }
     for candidate in [
@@ -24,7 +29,19 @@ func crashWriterURL() throws -> URL {
         grdblite-crash-writer not found next to the test binary in \(directory.path): \
         build it with `swift build`, or set GRDBLITE_CRASH_WRITER to its path
         """)
+#endif
 }
+
+/// The environment that makes the test binary run as the crash writer
+/// (empty when `GRDBLITE_CRASH_WRITER` names an executable).
+let childEnvironment: [String: String] = {
+#if os(Linux)
+    if ProcessInfo.processInfo.environment["GRDBLITE_CRASH_WRITER"] == nil {
+        return ["GRDBLITE_CRASH_WRITER_CHILD": "1"]
+    }
+#endif
+    return [:]
+}()
 
 struct ChildProcessError: Error, CustomStringConvertible {
     var description: String
@@ -43,8 +60,9 @@ final class ChildProcess {
     init(_ arguments: [String], environment: [String: String] = [:]) throws {
         process.executableURL = try crashWriterURL()
         process.arguments = arguments
-        if !environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let added = childEnvironment.merging(environment) { $1 }
+        if !added.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(added) { $1 }
         }
         process.standardOutput = stdout
         process.standardError = stderr

@@ -1,4 +1,5 @@
 import GRDBLite
+import Synchronization
 import Testing
 
 // The encoder of Encodable records remembers which key wrote each position
@@ -214,5 +215,46 @@ private struct NumberPair<Number: FixedWidthInteger & Sendable>: Decodable, Fetc
             container.decodeIfPresent(Int.self, forKey: NumberKey(1)),
             container.decode(Int?.self, forKey: NumberKey(0)),
         ]
+    }
+}
+
+extension EncodableRecordKeyMatchingTests {
+    /// Keys are matched by their bits on the assumption that a key's
+    /// `stringValue` depends on them only: debug builds check each match
+    /// and trap on a key that breaks it, instead of writing another column.
+    @Test func aKeyWhoseStringValueChangesTrapsInDebugBuilds() async throws {
+        #if DEBUG
+        let exit = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let dbQueue = try DatabaseQueue()
+            try dbQueue.write { db in
+                try db.execute(sql: "CREATE TABLE t (a, b)")
+                try ShiftingByteKeyRecord().insert(db)
+                ShiftingByteKey.shifted.store(true, ordering: .relaxed)
+                try ShiftingByteKeyRecord().insert(db)
+            }
+        }
+        #expect(try String(decoding: #require(exit).standardErrorContent, as: UTF8.self)
+            .contains("a key's stringValue must depend on its stored bytes only"))
+        #endif
+    }
+}
+
+/// A key of one byte whose `stringValue` is "a", then "b" once `shifted`
+/// is set: it breaks the assumption of key matching by bits.
+private struct ShiftingByteKey: CodingKey {
+    static let shifted = Atomic(false)
+    var byte: UInt8 = 0
+    var stringValue: String { Self.shifted.load(ordering: .relaxed) ? "b" : "a" }
+    var intValue: Int? { nil }
+    init() { }
+    init?(stringValue: String) { nil }
+    init?(intValue: Int) { nil }
+}
+
+private struct ShiftingByteKeyRecord: Encodable, PersistableRecord {
+    static let databaseTableName = "t"
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: ShiftingByteKey.self)
+        try container.encode(1, forKey: ShiftingByteKey())
     }
 }

@@ -266,3 +266,44 @@ private struct Pair: Decodable, FetchableRecord, Equatable {
         }
     }
 }
+
+extension FetchableRecordDecodableKeyPlanTests {
+    /// The plan matches keys by their byte on the assumption that a key's
+    /// `stringValue` depends on it only: debug builds check each match and
+    /// trap on a key that breaks it, instead of reading another column.
+    @Test func aKeyWhoseStringValueChangesTrapsInDebugBuilds() async throws {
+        #if DEBUG
+        let exit = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let dbQueue = try DatabaseQueue()
+            _ = try dbQueue.read { db in
+                try ShiftingByteKeyRecord.fetchAll(db, sql: """
+                    SELECT 1 AS a, 2 AS b UNION ALL SELECT 3, 4 UNION ALL SELECT 5, 6
+                    """)
+            }
+        }
+        // The plan of the second record serves the third, whose key shifted.
+        #expect(try String(decoding: #require(exit).standardErrorContent, as: UTF8.self)
+            .contains("matched a coding key by its byte to the column \"a\", but its stringValue is \"b\""))
+        #endif
+    }
+}
+
+/// A key of one byte whose `stringValue` is "a", then "b" once two
+/// records were decoded: it breaks the assumption of the plan.
+private struct ShiftingByteKey: CodingKey {
+    static let decodedRecords = Atomic(0)
+    var byte: UInt8 = 0
+    var stringValue: String { Self.decodedRecords.load(ordering: .relaxed) >= 2 ? "b" : "a" }
+    var intValue: Int? { nil }
+    init() { }
+    init?(stringValue: String) { nil }
+    init?(intValue: Int) { nil }
+}
+
+private struct ShiftingByteKeyRecord: Decodable, FetchableRecord {
+    var value: Int
+    init(from decoder: any Decoder) throws {
+        value = try decoder.container(keyedBy: ShiftingByteKey.self).decode(Int.self, forKey: ShiftingByteKey())
+        ShiftingByteKey.decodedRecords.add(1, ordering: .relaxed)
+    }
+}

@@ -6,9 +6,9 @@ import Glibc
 import Musl
 #endif
 
-/// A value shared between threads, behind a lock: GRDBLite's lock type,
-/// but for `TableAliasBase`, whose lock must not allocate (see there).
-/// Counters use `Atomic`.
+/// A value shared between threads, behind a lock: GRDBLite's one lock
+/// type. Counters use `Atomic`; `ReaderPool` waits on an `NSCondition`
+/// (a pthread condition variable, which it needs to wait for a reader).
 ///
 /// It costs one allocation: the value and its mutex live together in one
 /// `ManagedBuffer` (see `LockedStorage`). The mutex is a pthread mutex

@@ -63,6 +63,19 @@ final class RowDecodingState {
         @usableFromInline var column: CInt
     }
 
+    /// Traps when a key matched by its byte is not named as the column
+    /// that the plan remembered for that byte: a key's `stringValue` must
+    /// depend on its stored bytes only (see `ColumnLookup.bits(of:)`).
+    /// Debug builds check each planned match.
+    @usableFromInline
+    func checkPlannedKey(_ name: String, column: CInt) {
+        let columnName = statementColumnNames[Int(column)]
+        precondition(
+            CaseInsensitiveIdentifier(columnName).matches(name),
+            "the key plan matched a coding key by its byte to the column \"\(columnName)\", but its stringValue "
+                + "is \"\(name)\": a key's stringValue must depend on its stored bytes only")
+    }
+
     init(row: Row, codingPath: [any CodingKey], columnForKey: [String: String], usesPlan: Bool) {
         // Unretained: the caller keeps the row alive (see `unmanagedRow`).
         self.unmanagedRow = Unmanaged.passUnretained(row)

@@ -88,6 +88,9 @@ struct RowKeyedDecodingContainer<Record: FetchableRecord, Key: CodingKey>: Keyed
             // Unsafe: the key's byte, only compared (keys are one byte
             // when there is a plan).
             guard planned.key == unsafeBitCast(key, to: UInt8.self), planned.column >= 0 else { return nil }
+            #if DEBUG
+            state.checkPlannedKey(key.stringValue, column: planned.column)
+            #endif
             state.planPosition = position &+ 1
             // Unsafe: a plan exists only with a statement.
             return (state.sqliteStatement.unsafelyUnwrapped, planned.column)
