@@ -20,13 +20,16 @@
 //     grdblite-crash-writer write PATH shared
 //         The same loop (WAL), for several processes at once: each
 //         transaction takes the next number inside the transaction (with
-//         a busy timeout), prints "begin" before and "committed N" after.
+//         a busy callback that retries often), prints "begin" before and
+//         "committed N" after.
 //     grdblite-crash-writer migrate PATH rollback|wal
 //         Applies CrashMigrations one at a time, printing "migrating N"
 //         before and "migrated N" after each, then prints "done".
 //     grdblite-crash-writer hold PATH rollback|wal
 //         Opens an IMMEDIATE transaction that inserts a row in `t`, prints
 //         "locked", waits for a line on stdin, commits, prints "committed".
+//     grdblite-crash-writer serve
+//         Forks a child for each command on stdin (see `serve()`).
 //     grdblite-crash-writer allocations PATH pool
 //         Counts the allocations of `await dbPool.read` (see AllocationCount).
 //
@@ -50,18 +53,62 @@ func configuration(_ mode: String) -> Configuration {
     case "wal", "checkpoint": config.journalMode = .wal
     case "shared":
         config.journalMode = .wal
-        config.busyMode = .timeout(30)
+        // Retries every 0.2 ms, 30 s at most: SQLite's busy timeout sleeps up
+        // to 100 ms between tries, and rarely finds the lock free between
+        // two transactions of a writer in a loop, which starves the other.
+        config.busyMode = .callback { tries in
+            usleep(200)
+            return tries < 150_000
+        }
     case "rollback", "pool", "vacuum", "erase": config.journalMode = .default
     default: fail("unknown journal mode \(mode)")
     }
     return config
 }
 
+/// `serve`: reads requests "COMMAND\tPATH\tMODE\tSTDERR" on stdin, and
+/// for each forks a child that runs `COMMAND PATH MODE` with its stderr
+/// in the file STDERR, prints "pid N" first, and shares the server's
+/// stdout. Once the child is dead, the server prints "exited signal N"
+/// or "exited status N", and reaps it at the next request: until then a
+/// `kill` of its pid can't reach another process. Forking saves the
+/// start-up of a process (mostly the dynamic linker's, some 13 ms of CPU
+/// in a debug build) in each round of the crash tests. The server starts
+/// no thread before it forks: the child is free to start its own.
+func serve() -> (command: String, path: String, mode: String) {
+    var previous: pid_t?
+    while let request = readLine() {
+        if let previous {
+            var status: Int32 = 0
+            while waitpid(previous, &status, 0) < 0 && errno == EINTR {}
+        }
+        let words = request.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+        guard words.count == 4 else { fail("serve: bad request \(request)") }
+        let pid = fork()
+        if pid < 0 { fail("serve: fork: errno \(errno)") }
+        if pid == 0 {
+            let fd = open(words[3], O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            if fd < 0 { fail("serve: can't open \(words[3])") }
+            dup2(fd, 2)
+            close(fd)
+            report("pid \(getpid())")
+            return (words[0], words[1], words[2])
+        }
+        var info = siginfo_t()
+        while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) < 0 && errno == EINTR {}
+        let code = info.si_code
+        let status = info._sifields._sigchld.si_status
+        report(code == CLD_EXITED ? "exited status \(status)" : "exited signal \(status)")
+        previous = pid
+    }
+    exit(0)
+}
+
 let arguments = CommandLine.arguments
-guard arguments.count == 4 else {
+guard arguments.count == 4 || arguments.count == 2 && arguments[1] == "serve" else {
     fail("usage: grdblite-crash-writer write|hold PATH rollback|wal")
 }
-let (command, path, mode) = (arguments[1], arguments[2], arguments[3])
+let (command, path, mode) = arguments[1] == "serve" ? serve() : (arguments[1], arguments[2], arguments[3])
 
 /// Commits transactions through a pool, with reads of every kind running
 /// at the same time, each checking that it sees whole transactions.

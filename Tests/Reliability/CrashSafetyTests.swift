@@ -19,39 +19,69 @@ import TestSupport
 ///
 /// The child prints "begin N" before each transaction: after the kill, its
 /// last line tells where the kill landed. The test fails unless the kills
-/// land inside transactions often enough (at least 20%), in rollback mode
-/// leave hot journals (at least one kill in 10), and some transaction was
-/// committed: a run that killed the child before it wrote checks nothing.
+/// land inside transactions often enough (at least 20%), with a rollback
+/// journal (`rollback`, `vacuum`) leave hot journals (at least one kill in
+/// 10), and some transaction was committed: a run that killed the child
+/// before it wrote checks nothing.
 ///
-/// 20 kills per journal mode by default; `GRDBLITE_RELIABILITY_SCALE=N`
-/// runs N times more. `GRDBLITE_SEED` replays a run.
+/// 50 kills per journal mode by default; `GRDBLITE_RELIABILITY_SCALE=N`
+/// runs N times more. The rounds run on a few lanes at once, each with its
+/// own database (see `runLanes`). `GRDBLITE_SEED` replays a run.
 @Suite struct CrashSafetyTests {
-    @Test(arguments: ["rollback", "wal", "pool", "vacuum", "checkpoint"])
-    func committedTransactionsSurviveSIGKILL(mode: String) throws {
-        var (random, seed) = SeededGenerator.fromEnvironment()
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let path = directory.path("crash.sqlite")
-        var config = Configuration()
-        config.journalMode = mode == "wal" || mode == "checkpoint" ? .wal : .default
-
-        let kills = 20 * reliabilityScale
-        var durable = 0            // the last transaction known to be committed
-        var leftovers = 0          // kills that left a rollback journal or a WAL to recover
+    /// What the kills of a lane found.
+    struct Counts: Sendable {
+        var durable = 0             // the last transaction known to be committed
+        var leftovers = 0           // kills that left a rollback journal or a WAL to recover
         var killsInTransactions = 0 // kills after "begin N" and before "committed N"
         var committedUnreported = 0
-        for round in 1...kills {
-            let child = try ChildProcess(["write", path, mode])
+    }
+
+    @Test(arguments: ["rollback", "wal", "pool", "vacuum", "checkpoint"])
+    func committedTransactionsSurviveSIGKILL(mode: String) throws {
+        let seed = SeededGenerator.fromEnvironment().seed
+        let kills = 50 * reliabilityScale
+        let lanes = try runLanes(rounds: kills) { lane in
+            try Self.kill(lane, mode: mode, seed: seed)
+        }
+        let durable = lanes.map(\.durable).reduce(0, +)
+        let leftovers = lanes.map(\.leftovers).reduce(0, +)
+        let killsInTransactions = lanes.map(\.killsInTransactions).reduce(0, +)
+        print("""
+            CrashSafetyTests \(mode): \(kills) SIGKILLs survived, \(durable) transactions verified, \
+            \(killsInTransactions) kills inside a transaction, \
+            \(leftovers) \(mode == "rollback" || mode == "vacuum" ? "hot journals rolled back" : "WAL files recovered"), \
+            \(lanes.map(\.committedUnreported).reduce(0, +)) commits made before the kill but not yet reported \
+            (seed \(seed))
+            """)
+        #expect(durable > 0, "no transaction was committed: the kills tested nothing (seed \(seed))")
+        #expect(
+            killsInTransactions * 5 >= kills, "fewer than 20% of the kills landed inside a transaction (seed \(seed))")
+        if mode == "rollback" || mode == "vacuum" {
+            #expect(leftovers * 10 >= kills, "fewer than 1 kill in 10 left a hot journal (seed \(seed))")
+        }
+    }
+
+    /// Runs the rounds of `lane` on its database.
+    private static func kill(_ lane: CrashLane, mode: String, seed: UInt64) throws -> Counts {
+        let path = lane.path("crash.sqlite")
+        var config = Configuration()
+        config.journalMode = mode == "wal" || mode == "checkpoint" ? .wal : .default
+        var counts = Counts()
+        for round in lane.rounds {
+            var random = SeededGenerator(seed: seed, round: round)
+            let child = try lane.startChild(["write", path, mode])
             var lastLine: String?
             /// Takes a line of the child: "begin N", then "committed N"
             /// once transaction N is durable.
-            func take(_ line: String) throws {
+            func take(_ line: String) {
                 if line.hasPrefix("committed ") {
-                    let reported = try #require(Int(line.dropFirst("committed ".count)))
-                    #expect(reported == durable + 1, "commits are reported in order (seed \(seed))")
-                    durable = reported
+                    let reported = Int(line.dropFirst("committed ".count))
+                    lane.expect(
+                        reported == counts.durable + 1, "\(line): commits are reported in order (seed \(seed))")
+                    counts.durable = reported ?? counts.durable
                 } else {
-                    #expect(line == "begin \(durable + 1)", "transactions begin in order (seed \(seed))")
+                    lane.expect(
+                        line == "begin \(counts.durable + 1)", "\(line): transactions begin in order (seed \(seed))")
                 }
                 lastLine = line
             }
@@ -61,16 +91,16 @@ import TestSupport
             // (opening, writing, committing, reporting). Waiting for
             // "begin" keeps kills inside transactions frequent even when a
             // loaded machine leaves the child little time to run.
-            let commits = Int.random(in: 0...8, using: &random)
+            let commits = Int.random(in: 0...4, using: &random)
             let waitsForBegin = Bool.random(using: &random)
             var committed = 0
             while committed < commits || (waitsForBegin && lastLine?.hasPrefix("begin ") != true) {
                 guard let line = child.readLine() else {
                     child.killNow()
-                    Issue.record("child stopped: \(child.errorOutput()) (seed \(seed), round \(round))")
-                    return
+                    lane.record("child stopped: \(child.errorOutput()) (seed \(seed), round \(round))")
+                    return counts
                 }
-                try take(line)
+                take(line)
                 if line.hasPrefix("committed ") { committed += 1 }
             }
             var work = Int.random(in: 0..<300_000, using: &random)
@@ -86,15 +116,15 @@ import TestSupport
             }
             spin(work)
             child.killNow()
-            #expect(
-                child.process.terminationReason == .uncaughtSignal,
+            lane.expect(
+                child.diedOfASignal,
                 "child died of SIGKILL, not of an error: \(child.errorOutput())")
             // What the child printed before it died.
-            while let line = child.readLine() { try take(line) }
-            if lastLine?.hasPrefix("begin ") == true { killsInTransactions += 1 }
+            while let line = child.readLine() { take(line) }
+            if lastLine?.hasPrefix("begin ") == true { counts.killsInTransactions += 1 }
             let leftover = path + (mode == "rollback" || mode == "vacuum" ? "-journal" : "-wal")
             if let size = try? FileManager.default.attributesOfItem(atPath: leftover)[.size] as? Int, size > 0 {
-                leftovers += 1
+                counts.leftovers += 1
             }
 
             let database: any DatabaseWriter = mode == "pool"
@@ -106,29 +136,20 @@ import TestSupport
                 if mode == "pool" {
                     // The writer sees the same state as the readers.
                     let written = try database.writeWithoutTransaction(CrashWorkload.verify)
-                    #expect(written == last, "after kill \(round) (seed \(seed))")
+                    lane.expect(written == last, "after kill \(round): \(written) written, \(last) read (seed \(seed))")
                 }
             } catch {
-                Issue.record("after kill \(round) (\(mode), seed \(seed)): \(error)")
-                return
+                lane.record("after kill \(round) (\(mode), seed \(seed)): \(error)")
+                return counts
             }
-            #expect(last >= durable, "reported transaction \(durable) lost after kill \(round) (\(mode), seed \(seed))")
-            committedUnreported += last - durable
-            durable = last
+            lane.expect(
+                last >= counts.durable,
+                "reported transaction \(counts.durable) lost after kill \(round) (\(mode), seed \(seed))")
+            counts.committedUnreported += last - counts.durable
+            counts.durable = last
             try database.close()
         }
-        print("""
-            CrashSafetyTests \(mode): \(kills) SIGKILLs survived, \(durable) transactions verified, \
-            \(killsInTransactions) kills inside a transaction, \
-            \(leftovers) \(mode == "rollback" || mode == "vacuum" ? "hot journals rolled back" : "WAL files recovered"), \(committedUnreported) commits made before \
-            the kill but not yet reported (seed \(seed))
-            """)
-        #expect(durable > 0, "no transaction was committed: the kills tested nothing (seed \(seed))")
-        #expect(
-            killsInTransactions * 5 >= kills, "fewer than 20% of the kills landed inside a transaction (seed \(seed))")
-        if mode == "rollback" {
-            #expect(leftovers * 10 >= kills, "fewer than 1 kill in 10 left a hot journal (seed \(seed))")
-        }
+        return counts
     }
 
     /// A new child continues after the last committed transaction, so
@@ -196,51 +217,58 @@ func spin(_ iterations: Int) {
 }
 
 /// Other processes' connections live on across a writer's SIGKILL.
+///
+/// 50 kills per test by default, on a few lanes at once (see `runLanes`);
+/// `GRDBLITE_RELIABILITY_SCALE=N` runs N times more, `GRDBLITE_SEED`
+/// replays a run.
 @Suite struct CrashSurvivorTests {
     /// Two writer processes compete for one WAL database; one is killed,
     /// the other keeps committing (the dead one's locks are gone), then
     /// it is killed too: every reported transaction of both is there.
     @Test func aCompetingWriterOutlivesAKilledOne() throws {
-        var (random, seed) = SeededGenerator.fromEnvironment()
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let path = directory.path("shared.sqlite")
-        var config = Configuration()
-        config.journalMode = .wal
-        let rounds = 10 * reliabilityScale
-        var durable = 0
-        for round in 1...rounds {
-            let victim = try ChildProcess(["write", path, "shared"])
-            let survivor = try ChildProcess(["write", path, "shared"])
-            func committed(_ line: String?) -> Int? {
-                line.flatMap { $0.hasPrefix("committed ") ? Int($0.dropFirst(10)) : nil }
-            }
-            // The victim commits at least once, then dies at a random point.
-            var line = victim.readLine()
-            while line != nil && committed(line) == nil { line = victim.readLine() }
-            #expect(line != nil, "victim stopped: \(victim.errorOutput()) (seed \(seed))")
-            spin(Int.random(in: 0..<300_000, using: &random))
-            victim.killNow()
-            while let line = victim.readLine() { durable = max(durable, committed(line) ?? 0) }
-            // The survivor commits three more transactions.
-            var survivorCommits = 0
-            while survivorCommits < 3, let line = survivor.readLine() {
-                if let txn = committed(line) {
-                    durable = max(durable, txn)
-                    survivorCommits += 1
+        let seed = SeededGenerator.fromEnvironment().seed
+        _ = try runLanes(rounds: 50 * reliabilityScale) { lane in
+            let path = lane.path("shared.sqlite")
+            var config = Configuration()
+            config.journalMode = .wal
+            var durable = 0
+            for round in lane.rounds {
+                var random = SeededGenerator(seed: seed, round: round)
+                let victim = try lane.startChild(["write", path, "shared"])
+                let survivor = try lane.startChild(["write", path, "shared"])
+                func committed(_ line: String?) -> Int? {
+                    line.flatMap { $0.hasPrefix("committed ") ? Int($0.dropFirst(10)) : nil }
                 }
+                // The victim commits at least once, then dies at a random point.
+                var line = victim.readLine()
+                while line != nil && committed(line) == nil { line = victim.readLine() }
+                lane.expect(line != nil, "victim stopped: \(victim.errorOutput()) (seed \(seed))")
+                spin(Int.random(in: 0..<300_000, using: &random))
+                victim.killNow()
+                while let line = victim.readLine() { durable = max(durable, committed(line) ?? 0) }
+                // The survivor commits three more transactions.
+                var survivorCommits = 0
+                while survivorCommits < 3, let line = survivor.readLine() {
+                    if let txn = committed(line) {
+                        durable = max(durable, txn)
+                        survivorCommits += 1
+                    }
+                }
+                lane.expect(
+                    survivorCommits == 3,
+                    "round \(round): the survivor stopped: \(survivor.errorOutput()) (seed \(seed))")
+                survivor.killNow()
+                while let line = survivor.readLine() { durable = max(durable, committed(line) ?? 0) }
+                let dbPool = try DatabasePool(path: path, configuration: config)
+                let last = try dbPool.read(CrashWorkload.verify)
+                lane.expect(last >= durable, "transaction \(durable) lost after round \(round) (seed \(seed))")
+                durable = last
+                try dbPool.close()
             }
-            #expect(
-                survivorCommits == 3, "round \(round): the survivor stopped: \(survivor.errorOutput()) (seed \(seed))")
-            survivor.killNow()
-            while let line = survivor.readLine() { durable = max(durable, committed(line) ?? 0) }
-            let dbPool = try DatabasePool(path: path, configuration: config)
-            let last = try dbPool.read(CrashWorkload.verify)
-            #expect(last >= durable, "transaction \(durable) lost after round \(round) (seed \(seed))")
-            durable = last
-            try dbPool.close()
+            lane.expect(
+                durable >= 4 * lane.rounds.count,
+                "\(durable) transactions after \(lane.rounds.count) rounds (seed \(seed))")
         }
-        #expect(durable >= 4 * rounds)
     }
 
     /// The parent holds a pool and a snapshot on the database while a
@@ -248,41 +276,45 @@ func spin(_ iterations: Int) {
     /// state, the pool reads a whole state with every reported
     /// transaction, and then writes.
     @Test func aPoolAndASnapshotOutliveAKilledWriter() throws {
-        var (random, seed) = SeededGenerator.fromEnvironment()
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let path = directory.path("survivors.sqlite")
-        var config = Configuration()
-        config.journalMode = .wal
-        config.busyMode = .timeout(30)
-        let dbPool = try DatabasePool(path: path, configuration: config)
-        try dbPool.write { try $0.execute(sql: CrashWorkload.schema) }
-        var durable = 0
-        for round in 1...(10 * reliabilityScale) {
-            let snapshot = try dbPool.makeSnapshot()
-            let snapshotState = try snapshot.read(CrashWorkload.verify)
-            let child = try ChildProcess(["write", path, "shared"])
-            var commits = 0
-            let wanted = Int.random(in: 1...5, using: &random)
-            while commits < wanted, let line = child.readLine() {
-                if line.hasPrefix("committed ") {
-                    durable = Int(line.dropFirst(10)) ?? -1
-                    commits += 1
+        let seed = SeededGenerator.fromEnvironment().seed
+        _ = try runLanes(rounds: 50 * reliabilityScale) { lane in
+            let path = lane.path("survivors.sqlite")
+            var config = Configuration()
+            config.journalMode = .wal
+            config.busyMode = .timeout(30)
+            let dbPool = try DatabasePool(path: path, configuration: config)
+            try dbPool.write { try $0.execute(sql: CrashWorkload.schema) }
+            var durable = 0
+            for round in lane.rounds {
+                var random = SeededGenerator(seed: seed, round: round)
+                let snapshot = try dbPool.makeSnapshot()
+                let snapshotState = try snapshot.read(CrashWorkload.verify)
+                let child = try lane.startChild(["write", path, "shared"])
+                var commits = 0
+                let wanted = Int.random(in: 1...5, using: &random)
+                while commits < wanted, let line = child.readLine() {
+                    if line.hasPrefix("committed ") {
+                        durable = Int(line.dropFirst(10)) ?? -1
+                        commits += 1
+                    }
                 }
+                lane.expect(commits == wanted, "child stopped: \(child.errorOutput()) (seed \(seed))")
+                spin(Int.random(in: 0..<300_000, using: &random))
+                child.killNow()
+                while let line = child.readLine() {
+                    if line.hasPrefix("committed ") { durable = Int(line.dropFirst(10)) ?? -1 }
+                }
+                let snapshotStateNow = try snapshot.read(CrashWorkload.verify)
+                lane.expect(
+                    snapshotStateNow == snapshotState,
+                    "round \(round): the snapshot saw \(snapshotState), then \(snapshotStateNow) (seed \(seed))")
+                let last = try dbPool.read(CrashWorkload.verify)
+                lane.expect(last >= durable, "transaction \(durable) lost after round \(round) (seed \(seed))")
+                try dbPool.write { try CrashWorkload.write($0, txn: last + 1) }
+                durable = try dbPool.read(CrashWorkload.verify)
+                lane.expect(durable == last + 1, "round \(round): \(durable) after writing \(last + 1) (seed \(seed))")
             }
-            #expect(commits == wanted, "child stopped: \(child.errorOutput()) (seed \(seed))")
-            spin(Int.random(in: 0..<300_000, using: &random))
-            child.killNow()
-            while let line = child.readLine() {
-                if line.hasPrefix("committed ") { durable = Int(line.dropFirst(10)) ?? -1 }
-            }
-            #expect(try snapshot.read(CrashWorkload.verify) == snapshotState, "round \(round) (seed \(seed))")
-            let last = try dbPool.read(CrashWorkload.verify)
-            #expect(last >= durable, "transaction \(durable) lost after round \(round) (seed \(seed))")
-            try dbPool.write { try CrashWorkload.write($0, txn: last + 1) }
-            durable = try dbPool.read(CrashWorkload.verify)
-            #expect(durable == last + 1)
+            try dbPool.close()
         }
-        try dbPool.close()
     }
 }
