@@ -90,8 +90,7 @@ enum OutOfMemoryWorkloads {
     static let minimumFaultPoints = 500
 
     enum Name: String, CaseIterable, Sendable, Codable {
-        // fts5: not yet (see the note in the report).
-        case pool, migrator, backup
+        case pool, migrator, fts5, backup
     }
 
     struct Failure: Error, CustomStringConvertible {
@@ -103,6 +102,7 @@ enum OutOfMemoryWorkloads {
         switch name {
         case .pool: poolWorkload
         case .migrator: migratorWorkload
+        case .fts5: fts5Workload
         case .backup: backupWorkload
         }
     }
@@ -112,6 +112,7 @@ enum OutOfMemoryWorkloads {
         switch name {
         case .pool: 6
         case .migrator: 8
+        case .fts5: 8
         case .backup: 12
         }
     }
