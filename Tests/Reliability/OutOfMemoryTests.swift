@@ -44,7 +44,9 @@ import TestSupport
 
 /// Allocation failures in conversions that SQLite makes as values are
 /// read: numbers read as text or bytes, blobs read as text, through
-/// `fetchOne`, `fetchAll`, cursors, rows and records. A value that comes
+/// `fetchOne`, `fetchAll`, `fetchSet`, cursors, rows read by index and by
+/// name, and records; and in the copies of values that the `arguments`
+/// setter binds (a failed bind is the error of the next run). A value that comes
 /// back equals the fault-free one (never `""` or nil for a value that
 /// exists); an allocation failure is `SQLITE_NOMEM`, not a decoding error.
 @Suite struct OutOfMemoryConversionTests {
@@ -63,12 +65,17 @@ import TestSupport
             }
         }
         let points = output.firstMatch(of: /: (\d+) allocation fault points/).flatMap { Int($0.1) }
-        #expect((points ?? 0) >= 100, "\(points.map(String.init) ?? "no") fault points")
+        #expect(
+            (points ?? 0) >= OutOfMemoryConversions.minimumFaultPoints,
+            "\(points.map(String.init) ?? "no") fault points")
     }
 }
 
 /// The conversion workload, in the child process.
 enum OutOfMemoryConversions {
+    /// The fewest fault points a run must reach.
+    static let minimumFaultPoints = 500
+
     struct Item: Decodable, FetchableRecord, Equatable {
         var i: String
         var r: Data
@@ -94,6 +101,27 @@ enum OutOfMemoryConversions {
             rows.map { "\($0[0] as String) \($0[1] as String) \(($0[2] as Data).count)" }.joined(separator: ","))
         let row = try Row.fetchOne(db, sql: "SELECT CAST(i AS TEXT), CAST(b AS TEXT) FROM v ORDER BY i")
         parts.append(row.map { "\($0[0] as String) \($0[1] as String)" } ?? "nil")
+        // Rows of a cursor, read by name, non-optional.
+        let liveRows = try Row.fetchCursor(db, sql: "SELECT CAST(i AS TEXT) AS i, b, CAST(r AS BLOB) AS r FROM v")
+        while let row = try liveRows.next() {
+            parts.append("\(row["i"] as String) \(row["b"] as String) \((row[Column("r")] as Data).count)")
+        }
+        parts.append(try Data.fetchAll(db, sql: "SELECT r FROM v ORDER BY i").map { "\($0.count)" }.joined())
+        // Integers and blobs as text, integers as bytes, one per row.
+        parts.append(try String.fetchAll(db, sql: "SELECT i FROM v ORDER BY i").joined(separator: ","))
+        parts.append(try String.fetchAll(db, sql: "SELECT b FROM v ORDER BY i").joined(separator: ","))
+        parts.append(try Data.fetchAll(db, sql: "SELECT i FROM v ORDER BY i").map { "\($0.count)" }.joined())
+        parts.append(try String.fetchSet(db, sql: "SELECT b FROM v").sorted().joined())
+        // Values bound by the `arguments` setter, which copies them.
+        let statement = try db.cachedStatement(sql: "SELECT ? || ?, length(?), ?")
+        for index in 1...15 {
+            statement.arguments = [
+                String(repeating: "é", count: 100 * index), "\(index)", Data(repeating: 1, count: 500 * index),
+                "✨ \(index)",
+            ]
+            let row = try Row.fetchOne(statement)
+            parts.append(row.map { "\(($0[0] as String).count) \($0[1] as Int) \($0[2] as String)" } ?? "nil")
+        }
         return parts.joined(separator: " | ")
     }
 
@@ -104,10 +132,14 @@ enum OutOfMemoryConversions {
             let dbQueue = try DatabaseQueue()
             try dbQueue.write { db in
                 try db.execute(sql: "CREATE TABLE v (i INTEGER, r REAL, b BLOB)")
-                for index in 1...20 {
+                for index in 1...40 {
                     try db.execute(
                         sql: "INSERT INTO v VALUES (?, ?, ?)",
-                        arguments: [index * 1_000_003, Double(index) / 3, Data("blob \(index) ✨".utf8)])
+                        // Blobs of growing sizes: each conversion of one allocates.
+                        arguments: [
+                            index * 1_000_003, Double(index) / 3,
+                            Data("blob \(index) ✨ \(String(repeating: "x", count: 40 * index))".utf8),
+                        ])
                 }
             }
             let reference = try dbQueue.read(readAll)
@@ -122,7 +154,11 @@ enum OutOfMemoryConversions {
                 grdblite_fault_malloc_disarm()
                 switch result {
                 case .success(let value):
-                    if value != reference { failures.append("\(context): read \(value), expected \(reference)") }
+                    if value != reference {
+                        let parts = zip(value.split(separator: " | "), reference.split(separator: " | "))
+                        let (read, expected) = parts.first { $0 != $1 } ?? ("", "")
+                        failures.append("\(context): read \(read), expected \(expected)")
+                    }
                 case .failure(let error as DatabaseError):
                     codes["\(error.extendedResultCode.rawValue) \(error.message ?? "")", default: 0] += 1
                     if error.resultCode != .SQLITE_NOMEM { failures.append("\(context): \(error)") }

@@ -95,6 +95,11 @@ public final class Database {
     var statementCache = StatementCache()
     /// The statements GRDBLite runs on its own (`executeInternalStatement`).
     var internalStatementCache: [String: Statement] = [:]
+    /// The number of ``Statement``s of the connection that are alive:
+    /// those prevent closing. SQLite's list of statements also holds those
+    /// that virtual tables (FTS5) keep while they are connected, which
+    /// `sqlite3_close` finalizes.
+    let liveStatements = LiveStatementCount()
     /// The caches of the layers above Core (introspection, the record
     /// layer's statements), dropped when the schema changes.
     /// Unchecked exclusivity: read for every inserted record, by the one
@@ -226,7 +231,7 @@ public final class Database {
         statementCache.removeAll()
         internalStatementCache.removeAll()
         dropSchemaDependentCaches()
-        if sqlite3_next_stmt(sqliteHandle, nil) != nil {
+        if liveStatements.value.load(ordering: .relaxed) > 0 {
             let code = ResultCode.SQLITE_BUSY
             if Database.logError != nil {
                 var statement = sqlite3_next_stmt(sqliteHandle, nil)
@@ -475,3 +480,11 @@ protocol StatementSelectionRecorder: AnyObject {
 /// that other statements prefetch): the observation layer asks it, the
 /// query interface provides it (``Statement/selectionRefinement``).
 protocol StatementSelectionRefinement: AnyObject { }
+
+
+/// The number of live statements of a connection (see
+/// `Database.liveStatements`). Atomic: a statement may be released on
+/// another thread than the connection's.
+final class LiveStatementCount: Sendable {
+    let value = Atomic<Int>(0)
+}

@@ -1,4 +1,5 @@
 import CSQLite
+import Synchronization
 
 /// A prepared statement.
 ///
@@ -18,6 +19,8 @@ public final class Statement {
     public let sqliteStatement: SQLiteStatement
     /// The connection that prepared the statement.
     @usableFromInline unowned let database: Database
+    /// The count of the connection's live statements, which this one is in.
+    private let liveStatements: LiveStatementCount
     /// The SQL of the statement, without surrounding white space and semicolons.
     public let sql: String
     /// The number of columns of the rows the statement returns.
@@ -80,6 +83,7 @@ public final class Statement {
 
     init(database: Database, sqliteStatement: SQLiteStatement, info: StatementInfo) {
         self.database = database
+        self.liveStatements = database.liveStatements
         self.sqliteStatement = sqliteStatement
         self.info = info
         self.sql = String(cString: sqlite3_sql(sqliteStatement)).trimmedSQLStatement
@@ -95,6 +99,7 @@ public final class Statement {
         self.namedParametersMask = allParametersMask(argumentNames)
         self.columnLookup = .allocate(capacity: 1)
         self.columnLookup.initialize(to: ColumnLookup(capacity: max(columnCount, 4)))
+        liveStatements.value.add(1, ordering: .relaxed)
     }
 
     deinit {
@@ -102,6 +107,7 @@ public final class Statement {
         columnLookup.deinitialize(count: 1)
         columnLookup.deallocate()
         sqlite3_finalize(sqliteStatement)
+        liveStatements.value.subtract(1, ordering: .relaxed)
     }
 
     /// Whether the statement makes no direct change to the database file.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @_spi(GRDBLite) import GRDBLite
+import TestSupport
 
 @Suite struct FTS5Tests {
     @Test func tableOptions() throws {
@@ -225,5 +226,47 @@ import Testing
             #expect(error?.message?.contains("syntax error") == true)
             #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM doc") == 1)
         }
+    }
+}
+
+/// FTS5 keeps statements of its own while its table is connected: they
+/// don't prevent `close()`, which disconnects the table (SQLite's
+/// `sqlite3_close` finalizes them). Only the statements GRDBLite prepared,
+/// still alive, do.
+@Suite struct FTS5CloseTests {
+    static func useTable(_ db: Database) throws {
+        try db.execute(sql: "CREATE VIRTUAL TABLE IF NOT EXISTS doc USING fts5(body)")
+        try db.execute(sql: "INSERT INTO doc (body) VALUES ('the sea'), ('the sky')")
+        #expect(try Int.fetchAll(db, sql: "SELECT rowid FROM doc WHERE doc MATCH 'sea'") == [1])
+    }
+
+    @Test func aQueueThatUsedAnFTS5TableCloses() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let dbQueue = try DatabaseQueue(path: dir.path("db.sqlite"))
+        try dbQueue.write(Self.useTable)
+        try dbQueue.close()
+    }
+
+    @Test func aPoolThatUsedAnFTS5TableCloses() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let dbPool = try DatabasePool(path: dir.path("db.sqlite"))
+        try dbPool.write(Self.useTable)
+        _ = try dbPool.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM doc WHERE doc MATCH 'sky'") }
+        try dbPool.close()
+    }
+
+    @Test func aStatementStillAlivePreventsClosing() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let dbQueue = try DatabaseQueue(path: dir.path("db.sqlite"))
+        try dbQueue.write(Self.useTable)
+        do {
+            let statement = try dbQueue.inDatabase { try $0.makeStatement(sql: "SELECT * FROM doc") }
+            #expect(throws: DatabaseError.self) { try dbQueue.close() }
+            withExtendedLifetime(statement) { }
+        }
+        try dbQueue.close()
     }
 }
