@@ -24,21 +24,7 @@ import TestSupport
             [persistent, storage] in
             print(OutOfMemoryWorkload.run(persistent: persistent, storage: storage))
         }
-        guard let result else { return }
-        let output = String(decoding: result.standardOutputContent, as: UTF8.self)
-        for line in output.split(separator: "\n") {
-            if line.hasPrefix("FAILURE ") {
-                Issue.record("\(line.dropFirst("FAILURE ".count))")
-            } else {
-                print(line)
-            }
-        }
-        // A run that reached no fault point would test nothing: the workload
-        // allocates hundreds of times, and each allocation is a fault point.
-        let points = output.firstMatch(of: /: (\d+) allocation fault points/).flatMap { Int($0.1) }
-        #expect(
-            (points ?? 0) >= OutOfMemoryWorkload.minimumFaultPoints,
-            "\(points.map(String.init) ?? "no") fault points")
+        checkOutOfMemoryReport(result, minimumPoints: OutOfMemoryWorkload.minimumFaultPoints)
     }
 }
 
@@ -55,19 +41,7 @@ import TestSupport
         let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) { [persistent] in
             print(OutOfMemoryConversions.run(persistent: persistent))
         }
-        guard let result else { return }
-        let output = String(decoding: result.standardOutputContent, as: UTF8.self)
-        for line in output.split(separator: "\n") {
-            if line.hasPrefix("FAILURE ") {
-                Issue.record("\(line.dropFirst("FAILURE ".count))")
-            } else {
-                print(line)
-            }
-        }
-        let points = output.firstMatch(of: /: (\d+) allocation fault points/).flatMap { Int($0.1) }
-        #expect(
-            (points ?? 0) >= OutOfMemoryConversions.minimumFaultPoints,
-            "\(points.map(String.init) ?? "no") fault points")
+        checkOutOfMemoryReport(result, minimumPoints: OutOfMemoryConversions.minimumFaultPoints)
     }
 }
 

@@ -36,19 +36,7 @@ import TestSupport
             [persistent, workload, seed = seed as UInt64] in
             print(OutOfMemoryWorkloads.run(workload, persistent: persistent, scale: reliabilityScale, seed: seed))
         }
-        guard let result else { return }
-        let output = String(decoding: result.standardOutputContent, as: UTF8.self)
-        for line in output.split(separator: "\n") {
-            if line.hasPrefix("FAILURE ") {
-                Issue.record("\(line.dropFirst("FAILURE ".count))")
-            } else {
-                print(line)
-            }
-        }
-        let points = output.firstMatch(of: /: (\d+) allocation fault points/).flatMap { Int($0.1) }
-        #expect(
-            (points ?? 0) >= OutOfMemoryWorkloads.minimumFaultPoints,
-            "\(workload): \(points.map(String.init) ?? "no") fault points")
+        checkOutOfMemoryReport(result, minimumPoints: OutOfMemoryWorkloads.minimumFaultPoints, label: "\(workload): ")
     }
 }
 
