@@ -154,10 +154,20 @@ def grdb_symbols(scratch, checkout):
                    os.path.join(scratch, "graphs-grdb"), os.path.join(scratch, "extract-grdb.log"))
 
 
-def grdblite_symbols(scratch, root):
-    log(f"building GRDBLite (debug) in {root}")
-    run(["swift", "build", "--target", "GRDBLite"], root, os.path.join(scratch, "build-grdblite.log"))
-    modules = modules_folder(output(["swift", "build", "--show-bin-path"], cwd=root), "GRDBLite")
+def grdblite_symbols(scratch, root, test_build):
+    """GRDBLite's public symbols: from its debug build for the target, or with
+    `test_build`, from the test build's module (built for the host, as
+    Scripts/test.sh builds it: a no-op after it)."""
+    bin_path = output(["swift", "build", "--show-bin-path"], cwd=root)
+    if test_build:
+        log(f"building GRDBLitePackageTests (debug) in {root}")
+        run(["swift", "build", "--product", "GRDBLitePackageTests"], root, os.path.join(scratch, "build-grdblite.log"))
+        modules = modules_folder(os.path.join(bin_path, "Modules-tool"), "GRDBLite") or die(
+            f"no GRDBLite.swiftmodule in {bin_path}/Modules-tool")
+    else:
+        log(f"building GRDBLite (debug) in {root}")
+        run(["swift", "build", "--target", "GRDBLite"], root, os.path.join(scratch, "build-grdblite.log"))
+        modules = modules_folder(bin_path, "GRDBLite")
     return extract("GRDBLite", modules, [os.path.join(root, "Sources", "CSQLite")],
                    os.path.join(scratch, "graphs-grdblite"), os.path.join(scratch, "extract-grdblite.log"))
 
@@ -205,13 +215,16 @@ def main():
     parser.add_argument("--lite-root", default=REPO,
                         help="the GRDBLite checkout to compare (default: this one)")
     parser.add_argument("--no-write", action="store_true", help="don't write Tests/GRDBCompat/api-surface.tsv")
+    parser.add_argument("--test-build", action="store_true",
+                        help="graph the module of Scripts/test.sh's build (.build/debug/Modules-tool) instead of "
+                             "building GRDBLite for the target")
     args = parser.parse_args()
     scratch = os.path.abspath(args.scratch)
     os.makedirs(scratch, exist_ok=True)
 
     checkout = compat_module().grdb_checkout(scratch)
     grdb = grdb_symbols(scratch, checkout)
-    lite = grdblite_symbols(scratch, os.path.abspath(args.lite_root))
+    lite = grdblite_symbols(scratch, os.path.abspath(args.lite_root), args.test_build)
     exclusions = read_exclusions()
     additions = read_additions()
 

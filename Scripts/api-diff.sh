@@ -5,6 +5,8 @@
 #
 #   Scripts/api-diff.sh                  # the report; writes Tests/GRDBCompat/api-surface.tsv
 #   Scripts/api-diff.sh --no-write       # the report only
+#   Scripts/api-diff.sh --test-build     # graphs the module of Scripts/test.sh's build
+#                                        # (host, Modules-tool) instead of building GRDBLite again
 #   Scripts/api-diff.sh --scratch DIR    # builds and graphs in DIR (default
 #                                        # ${TMPDIR:-/tmp}/grdblite-api-diff, kept between runs)
 #
