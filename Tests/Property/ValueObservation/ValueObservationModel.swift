@@ -12,6 +12,14 @@ struct ValueObservationScript: Sendable, CustomStringConvertible {
     /// The `.immediate` scheduler (started on the main actor) instead of
     /// `.async(onQueue:)`.
     var immediate: Bool
+    /// Transactions that race the start of the observation, then a commit
+    /// that bumps the marker; nil for a start before any step. On a pool
+    /// they run while the first fetch is held after it read: with
+    /// `.immediate`, before the writer observes (it must see that the
+    /// value is stale); with `.async`, once it observes. On a queue, whose
+    /// first fetch runs on the writer, they run right after `start`
+    /// without waiting for the first value.
+    var startRace: [ScriptTransaction]?
     var steps: [ScriptStep]
 
     var description: String {
@@ -21,10 +29,12 @@ struct ValueObservationScript: Sendable, CustomStringConvertible {
             removeDuplicates ? "removeDuplicates" : nil,
             immediate ? ".immediate" : ".async",
         ].compactMap { $0 }
-        return """
-            observe \(request) (\(options.joined(separator: ", ")))
-            \(steps.map { "  \($0)" }.joined(separator: "\n"))
-            """
+        var lines = ["observe \(request) (\(options.joined(separator: ", ")))"]
+        if let startRace {
+            let commits = startRace.map(\.description) + ["bump marker; COMMIT"]
+            lines.append("  during start: \(commits.joined(separator: " | "))")
+        }
+        return (lines + steps.map { "  \($0)" }).joined(separator: "\n")
     }
 
     /// The value the observation notifies for a committed state.
@@ -255,7 +265,13 @@ extension ValueObservationScript {
                     varyingRegion: request == .bWhenManyA || rand.chance(0.5),
                     mapsValues: rand.chance(0.3),
                     removeDuplicates: rand.chance(0.5),
-                    immediate: rand.chance(0.25),
+                    immediate: rand.chance(0.3),
+                    startRace: rand.chance(0.4)
+                        ? (0..<rand.int(0...2)).map { _ in
+                            ScriptTransaction(
+                                operations: (0..<rand.int(1...3)).map { _ in operation(&rand, depth: 0) },
+                                rollsBack: rand.chance(0.2))
+                        } : nil,
                     steps: (0..<rand.int(0...12)).map { _ in
                         let timing = rand.weighted([
                             (3, StepTiming.racing), (3, .paced), (2, .duringFetch), (1, .duringNotification),
@@ -273,15 +289,26 @@ extension ValueObservationScript {
                     })
             },
             shrink: { script in
-                guard !script.steps.isEmpty else { return [] }
                 var candidates: [ValueObservationScript] = []
-                var half = script
-                half.steps = Array(script.steps.prefix(script.steps.count / 2))
-                candidates.append(half)
-                for index in script.steps.indices.reversed() {
-                    var smaller = script
-                    smaller.steps.remove(at: index)
-                    candidates.append(smaller)
+                if !script.steps.isEmpty {
+                    var half = script
+                    half.steps = Array(script.steps.prefix(script.steps.count / 2))
+                    candidates.append(half)
+                    for index in script.steps.indices.reversed() {
+                        var smaller = script
+                        smaller.steps.remove(at: index)
+                        candidates.append(smaller)
+                    }
+                }
+                if let race = script.startRace {
+                    var unraced = script
+                    unraced.startRace = nil
+                    candidates.append(unraced)
+                    for index in race.indices.reversed() {
+                        var smaller = script
+                        smaller.startRace!.remove(at: index)
+                        candidates.append(smaller)
+                    }
                 }
                 return candidates
             })

@@ -8,14 +8,18 @@ import Testing
 /// `notifyChanges(in:)`, writes to a table no request reads) under a random
 /// `ValueObservation` (`tracking` or `trackingConstantRegion`, `map`,
 /// `removeDuplicates`, `.async` or `.immediate`), on a queue and on a pool.
-/// Steps race the observation, wait for its value, commit while a fetch is
-/// held after it read (pools), or while a value is being notified.
+/// Commits may race the start: on a pool, while the first fetch is held
+/// after it read (with `.immediate`, before the writer observes, which must
+/// then see that the first value is stale). Steps race the observation,
+/// wait for its value, commit while a fetch is held after it read (pools),
+/// or while a value is being notified.
 ///
 /// The property: the values are values of committed states, in commit
 /// order (never a rolled-back or uncommitted state); they start with the
-/// state at start; a paced step and the end of the script see the value of
-/// the last commit within a bounded wait; with `removeDuplicates` no value
-/// repeats; once cancelled, the observation notifies nothing.
+/// state at start; the commits during start, a paced step and the end of
+/// the script see the value of the last commit within a bounded wait; with
+/// `removeDuplicates` no value repeats; once cancelled, the observation
+/// notifies nothing.
 @Suite struct ValueObservationPropertyTests {
     @Test(arguments: [false, true]) func valuesFollowTheCommits(pool: Bool) async {
         await checkProperty(count: 100, input: ValueObservationScript.scripts) { script in
@@ -53,22 +57,39 @@ import Testing
         let observation = script.varyingRegion
             ? ValueObservation.tracking(fetch)
             : ValueObservation.trackingConstantRegion(fetch)
-        let observed: ObservedValues
-        switch (script.mapsValues, script.removeDuplicates) {
-        case (false, false):
-            observed = await start(observation, script, writer, log, notificationGate)
-        case (true, false):
-            observed = await start(observation.map(ValueObservationScript.map), script, writer, log, notificationGate)
-        case (false, true):
-            observed = await start(observation.removeDuplicates(), script, writer, log, notificationGate)
-        case (true, true):
-            observed = await start(
-                observation.map(ValueObservationScript.map).removeDuplicates(), script, writer, log, notificationGate)
+        let startObservation: @Sendable () async -> ObservedValues = {
+            switch (script.mapsValues, script.removeDuplicates) {
+            case (false, false):
+                await start(observation, script, writer, log, notificationGate)
+            case (true, false):
+                await start(observation.map(ValueObservationScript.map), script, writer, log, notificationGate)
+            case (false, true):
+                await start(observation.removeDuplicates(), script, writer, log, notificationGate)
+            case (true, true):
+                await start(
+                    observation.map(ValueObservationScript.map).removeDuplicates(), script, writer, log,
+                    notificationGate)
+            }
         }
         var model = ValueObservationModel()
         var committed = [script.notifiedValue(in: model.committed)]
+        let observed: ObservedValues
+        var startError: (any Error)?
+        if let startRace = script.startRace {
+            (observed, startError) = await race(
+                startObservation, with: startRace, script, in: writer, model: &model, committed: &committed,
+                fetchGate: pool ? fetchGate : nil)
+        } else {
+            observed = await startObservation()
+        }
         do {
+            if let startError { throw startError }
             try await log.wait("the initial value") { $0.count >= 1 }
+            if script.startRace != nil {
+                // A stale first value must be followed by the last commit.
+                let expected = committed.last!
+                try await log.wait("\(expected) after the commits during start") { $0.last == expected }
+            }
             for (index, step) in script.steps.enumerated() {
                 var timing = step.timing
                 if timing == .duringFetch && !pool { timing = .racing }
@@ -174,6 +195,57 @@ import Testing
         let cancellable = observation.start(
             in: writer, scheduling: .async(onQueue: queue), onError: log.fail, onChange: onChange)
         return ObservedValues(log: log, cancellable: cancellable, queue: queue)
+    }
+
+    /// Starts the observation while `transactions` run, then a commit that
+    /// bumps the marker: on a pool (`fetchGate`), while the first fetch is
+    /// held after it read; on a queue, right after `start`, without waiting
+    /// for the first value. Returns the observation, and the error that
+    /// stopped the commits, if any.
+    private func race(
+        _ startObservation: @escaping @Sendable () async -> ObservedValues,
+        with transactions: [ScriptTransaction],
+        _ script: ValueObservationScript,
+        in writer: any DatabaseWriter,
+        model: inout ValueObservationModel,
+        committed: inout [String],
+        fetchGate: Gate?) async -> (ObservedValues, (any Error)?)
+    {
+        func commit() async throws {
+            for transaction in transactions {
+                if try await run(transaction, in: writer, model: &model) {
+                    committed.append(script.notifiedValue(in: model.committed))
+                }
+            }
+            try await writer.write { db in try db.execute(sql: "UPDATE marker SET n = n + 1") }
+            model.commitBumpingMarker([])
+            committed.append(script.notifiedValue(in: model.committed))
+        }
+        guard let fetchGate else {
+            let observed = await startObservation()
+            do {
+                try await commit()
+                return (observed, nil)
+            } catch {
+                return (observed, error)
+            }
+        }
+        fetchGate.arm()
+        // With `.immediate`, `start` returns once the held fetch goes on.
+        let starting = Task { await startObservation() }
+        var error: (any Error)?
+        if await fetchGate.waitUntilHeld(timeout: Self.patience) {
+            do {
+                defer { fetchGate.release() }
+                try await commit()
+            } catch let commitError {
+                error = commitError
+            }
+        } else {
+            fetchGate.disarm()
+            error = ObservationTimeout(waitingFor: "the first fetch, to hold it", values: [])
+        }
+        return (await starting.value, error)
     }
 
     /// Runs a transaction of the script, and the model; true if it committed.
