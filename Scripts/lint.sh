@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The style check of the Swift sources (Sources, Tests, Fuzz, Benchmarks), a few
+# The style check of the Swift sources (Sources, Tests, Fuzz, Benchmarks, Examples), a few
 # seconds; Scripts/test.sh runs it first. Exits non-zero on any finding.
 #
 # 1. swift-format's rules, configured in .swift-format: the rules the code
@@ -22,7 +22,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-paths=(Package.swift Sources Tests Fuzz Benchmarks/Package.swift Benchmarks/Sources)
+paths=(Package.swift Sources Tests Fuzz Benchmarks/Package.swift Benchmarks/Sources
+       Examples/Server/Package.swift Examples/Server/Sources)
 status=0
 swift format lint --strict --parallel --recursive --debug-disable-pretty-print \
     --configuration .swift-format "${paths[@]}" || status=1
