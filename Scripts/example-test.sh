@@ -151,7 +151,7 @@ sse=
 [[ $(cat "$tmp/sse") == $'data: 5\n\ndata: 6' ]] || fail "SSE: expected events 5 then 6; got: $(cat "$tmp/sse")"
 pass
 # A client that goes away mid-stream ends its observation; the server goes on.
-curl -sN --max-time 1 "$base/authors/count/changes" >"$tmp/sse" || true
+curl -sN --max-time 3 "$base/authors/count/changes" >"$tmp/sse" || true
 [[ $(cat "$tmp/sse") == 'data: 6' ]] || fail "SSE: expected 'data: 6' before the client left; got: $(cat "$tmp/sse")"
 pass
 request GET '/authors/count/changes?limit=0'
