@@ -18,6 +18,9 @@ struct Differential: ParsableCommand {
     @Option(help: "The first program's seed (default: GRDBLITE_SEED, or random).")
     var seed: UInt64?
 
+    @Option(help: "How many differing programs are shrunk; the others are only listed by seed.")
+    var shrinkLimit = 10
+
     @Flag(help: "Print each program, and both outcomes' steps.")
     var verbose = false
 
@@ -45,7 +48,11 @@ struct Differential: ParsableCommand {
                 }
                 continue
             }
-            runner.report(program, unknown)
+            if differing - known <= shrinkLimit {
+                runner.report(program, unknown)
+            } else {
+                print("difference: program seed \(program.seed), \(unknown[0].kind) (not shrunk: --shrink-limit)")
+            }
         }
         for (name, programs) in knownCounts.sorted(by: { $0.key < $1.key }) {
             print("known: \(name): \(programs) programs")
