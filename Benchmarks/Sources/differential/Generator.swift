@@ -146,7 +146,7 @@ struct Generator {
     }
 
     mutating func sql() -> Step {
-        switch int(0...5) {
+        switch int(0...6) {
         case 0:
             return .sql("INSERT INTO player (teamId, name, score) VALUES (?, ?, ?)",
                         [value(.player, "teamId"), value(.player, "name"),
@@ -163,6 +163,12 @@ struct Generator {
         case 4:
             return .sql("INSERT INTO team (id, name, city) VALUES (?, ?, ?)",
                         [value(.team, "id"), value(.team, "name"), value(.team, "city")], fetches: false)
+        case 5:
+            // Dates in SQLite's other formats, which records read through another parser.
+            let date = pick(["2001-09-09 01:46:40.1256", "2001-09-09T01:46:40.125", "2001-09-09 01:46",
+                             "2001-09-09", "2001-09-09 01:46:40.1-01:30", "2001-09-09T01:46:40Z", "not a date"])
+            return .sql("INSERT INTO player (name, score, createdAt) VALUES (?, ?, ?)",
+                        [value(.player, "name"), value(.player, "score", nullable: false), .text(date)], fetches: false)
         default:
             return .sql("SELECT t.name, COUNT(p.id), SUM(p.score) FROM team t LEFT JOIN player p ON p.teamId = t.id "
                         + "GROUP BY t.id ORDER BY t.id", [], fetches: true)
