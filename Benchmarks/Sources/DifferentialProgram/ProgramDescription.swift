@@ -120,7 +120,8 @@ extension Step {
         case .query(let query):
             return ["try \(query)"]
         case let .sql(sql, values, fetches):
-            return ["try \(fetches ? "Row.fetchAll" : "db.execute")(db, sql: \"\(sql)\", arguments: \(values))"]
+            let call = fetches ? "Row.fetchAll(db, " : "db.execute("
+            return ["try \(call)sql: \"\(sql)\", arguments: \(values))"]
         case .fail:
             return ["throw ProgramFailure()"]
         case let .transaction(steps, end, catches), let .savepoint(steps, end, catches):
