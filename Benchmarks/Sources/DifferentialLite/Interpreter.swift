@@ -27,12 +27,15 @@ public func run(_ program: Program, path: String) -> Outcome {
     } catch {
         return Outcome(steps: [], finalContent: "open: \(Canonical.text(error))")
     }
-    let interpreter = Interpreter(log: log)
+    let interpreter = Interpreter(log: log, events: EventLog())
     interpreter.record("schema") {
         try SchemaBuilder.create(program.schema, in: dbQueue)
         return "ok"
     }
     dbQueue.inDatabase { db in
+        if program.observesTransactions {
+            db.add(transactionObserver: interpreter.events, extent: .databaseLifetime)
+        }
         for (index, step) in program.steps.enumerated() {
             interpreter.run(step, path: "\(index + 1)", db)
         }
@@ -59,10 +62,12 @@ final class TextBuffer: TextOutputStream {
 /// Runs steps, and records what each one shows.
 final class Interpreter {
     let log: TraceLog
+    let events: EventLog
     var outcomes: [StepOutcome] = []
 
-    init(log: TraceLog) {
+    init(log: TraceLog, events: EventLog) {
         self.log = log
+        self.events = events
     }
 
     /// Runs `body`, and records its statements and its result or error.
@@ -74,7 +79,8 @@ final class Interpreter {
             result = "error: \(Canonical.text(error))"
         }
         let statements = log.take()
-        outcomes.append(StepOutcome(path: path, expandedSQL: statements.expanded, sql: statements.sql, result: result))
+        outcomes.append(StepOutcome(path: path, expandedSQL: statements.expanded, sql: statements.sql,
+                                    result: result, events: events.take()))
     }
 
     /// Runs a step, catching its error.

@@ -8,18 +8,21 @@ public struct StepOutcome: Sendable, Codable, Hashable {
     public var sql: [String]
     /// The values, rows or records returned, or the error thrown.
     public var result: String
+    /// What a transaction observer was told, when the program has one.
+    public var events: [String]
 
-    public init(path: String, expandedSQL: [String], sql: [String], result: String) {
+    public init(path: String, expandedSQL: [String], sql: [String], result: String, events: [String]) {
         self.path = path
         self.expandedSQL = expandedSQL
         self.sql = sql
         self.result = result
+        self.events = events
     }
 }
 
 /// Everything a user observes of a program.
 public struct Outcome: Sendable, Codable, Hashable {
-    /// The schema's creation: `migrations` (SQL and error), then each step.
+    /// The schema's creation (path `schema`), then each step.
     public var steps: [StepOutcome]
     /// `dumpContent()` at the end, or its error.
     public var finalContent: String

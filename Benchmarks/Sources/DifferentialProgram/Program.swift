@@ -4,10 +4,13 @@ public struct Program: Sendable, Codable, Hashable {
     public var seed: UInt64
     public var schema: Schema
     public var steps: [Step]
+    /// Whether a transaction observer of every table watches the steps.
+    public var observesTransactions: Bool
 
-    public init(seed: UInt64, schema: Schema, steps: [Step]) {
+    public init(seed: UInt64, schema: Schema, steps: [Step], observesTransactions: Bool) {
         self.seed = seed
         self.schema = schema
         self.steps = steps
+        self.observesTransactions = observesTransactions
     }
 }

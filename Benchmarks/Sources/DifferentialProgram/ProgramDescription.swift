@@ -5,6 +5,9 @@ extension Program: CustomStringConvertible {
         var lines = ["// differential program, seed \(seed)"]
         lines += schema.lines
         lines.append("try dbQueue.inDatabase { db in")
+        if observesTransactions {
+            lines.append("    db.add(transactionObserver: EventLog(), extent: .databaseLifetime) // every event")
+        }
         for step in steps { lines += step.lines.map { "    " + $0 } }
         lines.append("}")
         return lines.joined(separator: "\n")

@@ -4,7 +4,7 @@ import DifferentialProgram
 struct Difference: CustomStringConvertible {
     /// What differs: `steps` (how many), `sql` (expanded statements),
     /// `placeholders` (statements as sent, the expanded ones equal),
-    /// `result`, `content`.
+    /// `events` (a transaction observer's), `result`, `content`.
     var kind: String
     /// The step: `schema`, `3`, `3.1`, or `end`.
     var path: String
@@ -17,7 +17,11 @@ struct Difference: CustomStringConvertible {
     var grdbSQL = ""
 
     var description: String {
-        "step \(path), \(kind):\n  GRDBLite: \(indent(lite))\n  GRDB:     \(indent(grdb))"
+        var text = "step \(path), \(kind):\n  GRDBLite: \(indent(lite))\n  GRDB:     \(indent(grdb))"
+        if kind != "result" && path != "end" {
+            text += "\n  (results: GRDBLite \(indent(liteResult)), GRDB \(indent(grdbResult)))"
+        }
+        return text
     }
 
     private func indent(_ text: String) -> String {
@@ -46,6 +50,10 @@ struct Difference: CustomStringConvertible {
             } else if lite.sql != grdb.sql {
                 append("placeholders", lite.path, lite.sql.joined(separator: "\n"),
                        grdb.sql.joined(separator: "\n"), results)
+            }
+            if lite.events != grdb.events {
+                append("events", lite.path, lite.events.joined(separator: "\n"),
+                       grdb.events.joined(separator: "\n"), results)
             }
             if lite.result != grdb.result {
                 // What follows is a consequence: compare no further.

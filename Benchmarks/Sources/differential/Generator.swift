@@ -7,7 +7,9 @@ struct Generator {
 
     static func program(seed: UInt64) -> Program {
         var generator = Generator(rng: SplitMix64(seed: seed))
-        return Program(seed: seed, schema: generator.schema(), steps: generator.steps(count: generator.int(3...14)))
+        let schema = generator.schema()
+        let steps = generator.steps(count: generator.int(3...14))
+        return Program(seed: seed, schema: schema, steps: steps, observesTransactions: generator.chance(0.5))
     }
 
     mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &rng) }

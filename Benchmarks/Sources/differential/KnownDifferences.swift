@@ -82,6 +82,33 @@ struct KnownDifference {
                     && difference.grdbSQL.contains(" LIMIT ") && !difference.lite.hasPrefix("error")
                     && !difference.grdb.hasPrefix("error")
             }),
+        KnownDifference(
+            name: "end of a writing fetch (RETURNING), for observers",
+            reason: "Porting guide: `fetchOne` of a statement that writes runs it to completion, and "
+                + "observers get `databaseDidRollback` after rollbacks that SQLite forces. So an observer learns "
+                + "the commit of `insertAndFetch` or `upsert` in their step (GRDB: at the next statement), and "
+                + "the rollback of a failed `upsert` (GRDB: never).",
+            matches: { difference in
+                let ends: Set<Substring> = ["didCommit", "didRollback"]
+                let lite = difference.lite.split(separator: "\n")
+                let grdb = difference.grdb.split(separator: "\n")
+                guard difference.kind == "events",
+                      lite.filter({ !ends.contains($0) }) == grdb.filter({ !ends.contains($0) })
+                else { return false }
+                let lateInGRDB = grdb.first.map(ends.contains) == true && lite.first != grdb.first
+                return difference.grdbSQL.contains(" RETURNING ") || lateInGRDB
+            }),
+        KnownDifference(
+            name: "didRollback after a failed statement",
+            reason: "Porting guide: observers get `databaseDidRollback` after rollbacks that SQLite forces. "
+                + "Seen after `insert(onConflict: .replace)` and `upsert` in autocommit mode that fail on a "
+                + "foreign key after their change was told: GRDB tells nothing (a plain `insert` agrees).",
+            matches: { difference in
+                difference.kind == "events" && difference.liteResult.hasPrefix("error")
+                    && difference.grdbResult.hasPrefix("error")
+                    && difference.lite.split(separator: "\n").filter { $0 != "didRollback" }
+                        == difference.grdb.split(separator: "\n").filter { $0 != "didRollback" }
+            }),
     ]
 
     /// The entry that explains the difference, if any.

@@ -30,6 +30,11 @@ enum Shrinker {
             copy.steps = steps
             return copy
         }
+        if program.observesTransactions {
+            var copy = program
+            copy.observesTransactions = false
+            result.append(copy)
+        }
         for schema in smaller(program.schema) {
             var copy = program
             copy.schema = schema
