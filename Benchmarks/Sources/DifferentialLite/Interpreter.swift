@@ -85,12 +85,12 @@ final class Interpreter {
 
     /// Runs a step, catching its error.
     func run(_ step: Step, path: String, _ db: Database) {
-        record(path) { try perform(step, path: path, db, catches: true) }
+        record(path) { try perform(step, path: path, db) }
     }
 
-    /// Runs a step; `catches` tells whether its errors, and those of the
-    /// steps it contains, are caught.
-    func perform(_ step: Step, path: String, _ db: Database, catches: Bool) throws -> String {
+    /// Runs a step, and returns its result as text. A transaction or a
+    /// savepoint records its own steps, and throws as its steps say.
+    func perform(_ step: Step, path: String, _ db: Database) throws -> String {
         switch step {
         case let .record(operation, values, conflict):
             return try RecordSteps.perform(operation, values, conflict: conflict, db)
@@ -110,15 +110,15 @@ final class Interpreter {
             return "changes: \(db.changesCount)"
         case .fail:
             throw ProgramFailure()
-        case let .transaction(steps, end, catchesInside):
+        case let .transaction(steps, end, catches):
             try db.inTransaction {
-                try runBlock(steps, path: path, db, catches: catchesInside)
+                try runBlock(steps, path: path, db, catches: catches)
                 return end == .commit ? .commit : .rollback
             }
             return "transaction \(end.rawValue)"
-        case let .savepoint(steps, end, catchesInside):
+        case let .savepoint(steps, end, catches):
             try db.inSavepoint {
-                try runBlock(steps, path: path, db, catches: catchesInside)
+                try runBlock(steps, path: path, db, catches: catches)
                 return end == .commit ? .commit : .rollback
             }
             return "savepoint \(end.rawValue)"
@@ -135,7 +135,7 @@ final class Interpreter {
                 var failure: (any Error)?
                 record(subpath) {
                     do {
-                        return try perform(step, path: subpath, db, catches: false)
+                        return try perform(step, path: subpath, db)
                     } catch {
                         failure = error
                         throw error
