@@ -96,7 +96,10 @@ struct Generator {
             return .record(operation, recordValues(table), conflict: conflict)
         case 45..<51:
             let column = pick(Array(table.columns.dropFirst()))
-            return .updateAll(table, chance(0.6) ? filter(table) : nil, column: column, value(table, column))
+            // Sometimes a value of another type, which records then convert, or fail to.
+            let value = chance(0.2) ? pick([Value.real(1.5), .real(2), .text("7"), .text("x"), .int(9)])
+                : value(table, column)
+            return .updateAll(table, chance(0.6) ? filter(table) : nil, column: column, value)
         case 51..<55:
             return .deleteAll(table, chance(0.7) ? filter(table) : nil)
         case 55..<80:
