@@ -17,6 +17,7 @@ let package = Package(
     name: "GRDBLiteBenchmarks",
     products: [
         .executable(name: "bench", targets: ["bench"]),
+        .executable(name: "differential", targets: ["differential"]),
     ],
     dependencies: [
         // `name:`: a path dependency's identity is its folder's name, which
@@ -61,6 +62,35 @@ let package = Package(
             // targets of the peers (SQLiteNIO's SQLite, NIO's shims), and gives up.
             swiftSettings: [.unsafeFlags(["-load-plugin-executable", recordMacrosPlugin])],
             linkerSettings: [.unsafeFlags(["-Xlinker", "--strip-debug"])]),
+        // Issue 47: random programs of GRDB's API, run on GRDBLite and on GRDB
+        // 7.10 (the oracle), compared step by step (Scripts/differential.sh).
+        // The program language: plain data, no database.
+        .target(name: "DifferentialProgram"),
+        // The interpreter, on GRDBLite. Its files are the real ones.
+        .target(
+            name: "DifferentialLite",
+            dependencies: [
+                "DifferentialProgram",
+                .product(name: "GRDBLite", package: "GRDBLite"),
+            ]),
+        // The same interpreter on GRDB: relative symlinks to DifferentialLite's
+        // files, compiled with `DIFFERENTIAL_GRDB`, which picks `import GRDB`.
+        .target(
+            name: "DifferentialGRDB",
+            dependencies: [
+                "DifferentialProgram",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: [.define("DIFFERENTIAL_GRDB")]),
+        // The runner: generates, runs both, compares, shrinks, replays.
+        .executableTarget(
+            name: "differential",
+            dependencies: [
+                "DifferentialProgram",
+                "DifferentialLite",
+                "DifferentialGRDB",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,154 @@
+#if DIFFERENTIAL_GRDB
+import GRDB
+#else
+import GRDBLite
+#endif
+import DifferentialProgram
+import Foundation
+
+/// The error of a `.fail` step.
+struct ProgramFailure: Error, CustomStringConvertible {
+    var description: String { "ProgramFailure" }
+}
+
+/// Runs the program on a new database at `path`, and tells what a user
+/// observes: each step's statements and result, then the content.
+public func run(_ program: Program, path: String) -> Outcome {
+    let log = TraceLog()
+    var config = Configuration()
+    config.prepareDatabase { db in
+        // No fsync: the runner's files are thrown away (both libraries alike).
+        try db.execute(sql: "PRAGMA synchronous = OFF")
+        db.trace { log.record($0) }
+    }
+    let dbQueue: DatabaseQueue
+    do {
+        dbQueue = try DatabaseQueue(path: path, configuration: config)
+    } catch {
+        return Outcome(steps: [], finalContent: "open: \(Canonical.text(error))")
+    }
+    let interpreter = Interpreter(log: log, events: EventLog())
+    interpreter.record("schema") {
+        try SchemaBuilder.create(program.schema, in: dbQueue)
+        return "ok"
+    }
+    dbQueue.inDatabase { db in
+        if program.observesTransactions {
+            db.add(transactionObserver: interpreter.events, extent: .databaseLifetime)
+        }
+        for (index, step) in program.steps.enumerated() {
+            interpreter.run(step, path: "\(index + 1)", db)
+        }
+    }
+    log.stop()
+    let content = TextBuffer()
+    do {
+        try dbQueue.read { db in try db.dumpContent(to: content) }
+    } catch {
+        content.write("dump: \(Canonical.text(error))")
+    }
+    return Outcome(steps: interpreter.outcomes, finalContent: content.text)
+}
+
+/// The stream `dumpContent` writes to.
+final class TextBuffer: TextOutputStream {
+    var text = ""
+
+    func write(_ string: String) {
+        text += string
+    }
+}
+
+/// Runs steps, and records what each one shows.
+final class Interpreter {
+    let log: TraceLog
+    let events: EventLog
+    var outcomes: [StepOutcome] = []
+
+    init(log: TraceLog, events: EventLog) {
+        self.log = log
+        self.events = events
+    }
+
+    /// Runs `body`, and records its statements and its result or error.
+    func record(_ path: String, _ body: () throws -> String) {
+        let result: String
+        do {
+            result = try body()
+        } catch {
+            result = "error: \(Canonical.text(error))"
+        }
+        let statements = log.take()
+        outcomes.append(StepOutcome(path: path, expandedSQL: statements.expanded, sql: statements.sql,
+                                    result: result, events: events.take()))
+    }
+
+    /// Runs a step, catching its error.
+    func run(_ step: Step, path: String, _ db: Database) {
+        record(path) { try perform(step, path: path, db) }
+    }
+
+    /// Runs a step, and returns its result as text. A transaction or a
+    /// savepoint records its own steps, and throws as its steps say.
+    func perform(_ step: Step, path: String, _ db: Database) throws -> String {
+        switch step {
+        case let .record(operation, values, conflict):
+            return try RecordSteps.perform(operation, values, conflict: conflict, db)
+        case let .updateAll(table, filter, column, value):
+            let assignment = Column(column).set(to: value.databaseValue)
+            return try "\(tableRequest(table, filter).updateAll(db, assignment))"
+        case let .deleteAll(table, filter):
+            return try "\(tableRequest(table, filter).deleteAll(db))"
+        case .query(let query):
+            return try Requests.fetch(query, db)
+        case let .sql(sql, values, fetches):
+            let arguments = StatementArguments(values.map(\.databaseValue))
+            if fetches {
+                return try Row.fetchAll(db, sql: sql, arguments: arguments).map(Canonical.text).joined(separator: "\n")
+            }
+            try db.execute(sql: sql, arguments: arguments)
+            return "changes: \(db.changesCount)"
+        case .fail:
+            throw ProgramFailure()
+        case let .transaction(steps, end, catches):
+            try db.inTransaction {
+                try runBlock(steps, path: path, db, catches: catches)
+                return end == .commit ? .commit : .rollback
+            }
+            return "transaction \(end.rawValue)"
+        case let .savepoint(steps, end, catches):
+            try db.inSavepoint {
+                try runBlock(steps, path: path, db, catches: catches)
+                return end == .commit ? .commit : .rollback
+            }
+            return "savepoint \(end.rawValue)"
+        }
+    }
+
+    /// The steps of a transaction or a savepoint, each recorded.
+    func runBlock(_ steps: [Step], path: String, _ db: Database, catches: Bool) throws {
+        for (index, step) in steps.enumerated() {
+            let subpath = "\(path).\(index + 1)"
+            if catches {
+                run(step, path: subpath, db)
+            } else {
+                var failure: (any Error)?
+                record(subpath) {
+                    do {
+                        return try perform(step, path: subpath, db)
+                    } catch {
+                        failure = error
+                        throw error
+                    }
+                }
+                if let failure { throw failure }
+            }
+        }
+    }
+
+    func tableRequest(_ table: TableName, _ filter: Filter?) -> QueryInterfaceRequest<Row> {
+        var request = Table(table.rawValue).all()
+        if let filter { request = request.filter(Requests.expression(filter)) }
+        return request
+    }
+}

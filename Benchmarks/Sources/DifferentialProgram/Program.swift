@@ -1,0 +1,16 @@
+/// A random program: a schema, then steps, then the final content.
+public struct Program: Sendable, Codable, Hashable {
+    /// The seed it was generated from (`--seed S --programs 1` replays it).
+    public var seed: UInt64
+    public var schema: Schema
+    public var steps: [Step]
+    /// Whether a transaction observer of every table watches the steps.
+    public var observesTransactions: Bool
+
+    public init(seed: UInt64, schema: Schema, steps: [Step], observesTransactions: Bool) {
+        self.seed = seed
+        self.schema = schema
+        self.steps = steps
+        self.observesTransactions = observesTransactions
+    }
+}

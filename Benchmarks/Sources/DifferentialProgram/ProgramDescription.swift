@@ -1,0 +1,138 @@
+/// A program as the Swift a GRDB user would write (`Player` and `Team` are
+/// the interpreters' records).
+extension Program: CustomStringConvertible {
+    public var description: String {
+        var lines = ["// differential program, seed \(seed)"]
+        lines += schema.lines
+        lines.append("try dbQueue.inDatabase { db in")
+        if observesTransactions {
+            lines.append("    db.add(transactionObserver: EventLog(), extent: .databaseLifetime) // every event")
+        }
+        for step in steps { lines += step.lines.map { "    " + $0 } }
+        lines.append("}")
+        return lines.joined(separator: "\n")
+    }
+}
+
+extension Schema {
+    var lines: [String] {
+        var lines: [String] = []
+        if usesMigrator { lines.append("var migrator = DatabaseMigrator()") }
+        for (index, migration) in migrations.enumerated() {
+            lines.append(usesMigrator
+                ? "migrator.registerMigration(\"v\(index + 1)\") { db in"
+                : "try dbQueue.inDatabase { db in")
+            for table in migration.tables { lines += table.lines.map { "    " + $0 } }
+            for index in migration.indexes {
+                lines.append("    try db.create(index: \"\(index.name)\", on: \"\(index.table)\", "
+                    + "columns: \(index.columns), unique: \(index.unique))")
+            }
+            lines.append("}")
+        }
+        if usesMigrator { lines.append("try migrator.migrate(dbQueue)") }
+        return lines
+    }
+}
+
+extension TableSchema {
+    var lines: [String] {
+        var lines = ["try db.create(table: \"\(name)\") { t in"]
+        switch primaryKey {
+        case .autoIncremented: lines.append("    t.autoIncrementedPrimaryKey(\"id\")")
+        case .integer: lines.append("    t.column(\"id\", .integer).primaryKey()")
+        case .composite(let other):
+            lines += ["    t.column(\"id\", .integer)", "    t.primaryKey([\"id\", \"\(other)\"])"]
+        }
+        for column in columns {
+            var text = "    t.column(\"\(column.name)\"" + (column.type.map { ", .\($0)" } ?? "") + ")"
+            if column.notNull { text += ".notNull()" }
+            if column.unique { text += ".unique()" }
+            if let value = column.defaultValue { text += ".defaults(to: \(value))" }
+            if let table = column.references {
+                text += ".references(\"\(table)\"" + (column.onDelete.map { ", onDelete: .\($0)" } ?? "") + ")"
+            }
+            lines.append(text)
+        }
+        return lines + ["}"]
+    }
+}
+
+extension RecordValues: CustomStringConvertible {
+    public var description: String {
+        let fields = zip(table.columns, values).map { "\($0): \($1)" }.joined(separator: ", ")
+        return "\(table == .player ? "Player" : "Team")(\(fields))"
+    }
+}
+
+extension Filter: CustomStringConvertible {
+    public var description: String {
+        comparison == .isNull ? "Column(\"\(column)\") == nil" : "Column(\"\(column)\") \(comparison.rawValue) \(value)"
+    }
+}
+
+extension Query: CustomStringConvertible {
+    public var description: String {
+        var text = table == .player ? "Player" : "Team"
+        switch association {
+        case nil: text += ".all()"
+        case .includingRequiredTeam: text += ".including(required: Player.team)"
+        case .includingOptionalTeam: text += ".including(optional: Player.team)"
+        case .joiningRequiredTeam: text += ".joining(required: Player.team.filter(Column(\"name\") != nil))"
+        case .includingAllPlayers: text += ".including(all: Team.players.order(Column(\"id\")))"
+        case .annotatedPlayerCount: text += ".annotated(with: Team.players.count)"
+        case .annotatedScoreSum: text += ".annotated(with: Team.players.sum(Column(\"score\")))"
+        }
+        for filter in filters { text += ".filter(\(filter))" }
+        if !orderings.isEmpty {
+            text += ".order(" + orderings.map { "Column(\"\($0.column)\")" + ($0.descending ? ".desc" : "") }
+                .joined(separator: ", ") + ")"
+        }
+        if let selection { text += ".select(" + selection.map { "Column(\"\($0)\")" }.joined(separator: ", ") + ")" }
+        if distinct { text += ".distinct()" }
+        if let limit { text += ".limit(\(limit)" + (offset.map { ", offset: \($0)" } ?? "") + ")" }
+        let rows = selection != nil || association != nil
+        switch fetch {
+        case .all: text += rows ? ".asRequest(of: Row.self).fetchAll(db)" : ".fetchAll(db)"
+        case .one: text += rows ? ".asRequest(of: Row.self).fetchOne(db)" : ".fetchOne(db)"
+        case .count: text += ".fetchCount(db)"
+        }
+        return text
+    }
+}
+
+extension Step {
+    var lines: [String] {
+        switch self {
+        case let .record(operation, values, conflict):
+            let conflictText = conflict.map { ", onConflict: .\($0)" } ?? ""
+            switch operation {
+            case .updateChanges:
+                return ["var record = try \(values.table == .player ? "Player" : "Team")"
+                    + ".filter(Column(\"id\") == \(values.values[0])).fetchOne(db)!",
+                        "try record.updateChanges(db) { $0 = \(values) /* but the id */ }"]
+            case .upsert, .delete, .exists:
+                return ["var record = \(values); try record.\(operation)(db)"]
+            default:
+                return ["var record = \(values); try record.\(operation)(db\(conflictText))"]
+            }
+        case let .updateAll(table, filter, column, value):
+            return ["try Table(\"\(table)\")" + (filter.map { ".filter(\($0))" } ?? "")
+                + ".updateAll(db, Column(\"\(column)\").set(to: \(value)))"]
+        case let .deleteAll(table, filter):
+            return ["try Table(\"\(table)\")" + (filter.map { ".filter(\($0))" } ?? "") + ".deleteAll(db)"]
+        case .query(let query):
+            return ["try \(query)"]
+        case let .sql(sql, values, fetches):
+            let call = fetches ? "Row.fetchAll(db, " : "db.execute("
+            return ["try \(call)sql: \"\(sql)\", arguments: \(values))"]
+        case .fail:
+            return ["throw ProgramFailure()"]
+        case let .transaction(steps, end, catches), let .savepoint(steps, end, catches):
+            let isTransaction = if case .transaction = self { true } else { false }
+            var lines = ["try db.\(isTransaction ? "inTransaction" : "inSavepoint") {"
+                + (catches ? " // each step's error is caught" : "")]
+            for step in steps { lines += step.lines.map { "    " + $0 } }
+            return lines + ["    return .\(end)", "}"]
+        }
+    }
+}

@@ -1,0 +1,52 @@
+/// A record's values, one for each of its table's columns, in order.
+public struct RecordValues: Sendable, Codable, Hashable {
+    public var table: TableName
+    public var values: [Value]
+
+    public init(table: TableName, values: [Value]) {
+        self.table = table
+        self.values = values
+    }
+}
+
+/// What a step does with a record.
+public enum RecordOperation: String, Sendable, Codable, CaseIterable {
+    case insert, save, update, upsert, delete, insertAndFetch, exists
+    /// Fetches the record of the same id, sets the other values, `updateChanges`.
+    case updateChanges
+}
+
+/// `Database.ConflictResolution`, for `insert(_:onConflict:)`.
+public enum Conflict: String, Sendable, Codable, CaseIterable {
+    case abort, ignore, replace
+}
+
+/// How a transaction or a savepoint ends.
+public enum TransactionEnd: String, Sendable, Codable, CaseIterable {
+    /// Returns `.commit`.
+    case commit
+    /// Returns `.rollback`.
+    case rollback
+}
+
+/// One thing a GRDB user does with the database.
+public indirect enum Step: Sendable, Codable, Hashable {
+    /// `record.insert(db)`, `save`, ... on a `Team` or a `Player`.
+    case record(RecordOperation, RecordValues, conflict: Conflict?)
+    /// `Table.filter(...).updateAll(db, Column(column).set(to: value))`.
+    case updateAll(TableName, Filter?, column: String, Value)
+    /// `Table.filter(...).deleteAll(db)`.
+    case deleteAll(TableName, Filter?)
+    /// A query-interface request, fetched.
+    case query(Query)
+    /// `db.execute(sql:arguments:)`, or `Row.fetchAll` when `fetches`.
+    case sql(String, [Value], fetches: Bool)
+    /// Throws an error of the program's own.
+    case fail
+    /// `db.inTransaction { ... }`: steps, then the end. When `catches`, each
+    /// step's error is caught; otherwise the first one leaves the
+    /// transaction, which rolls back.
+    case transaction([Step], TransactionEnd, catches: Bool)
+    /// `db.inSavepoint { ... }`, the same way.
+    case savepoint([Step], TransactionEnd, catches: Bool)
+}

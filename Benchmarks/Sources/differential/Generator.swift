@@ -1,0 +1,182 @@
+import DifferentialProgram
+
+/// Generates a random program from its seed. Values come from small
+/// domains, so that they meet UNIQUE and foreign-key constraints often.
+struct Generator {
+    var rng: SplitMix64
+
+    static func program(seed: UInt64) -> Program {
+        var generator = Generator(rng: SplitMix64(seed: seed))
+        let schema = generator.schema()
+        let steps = generator.steps(count: generator.int(3...14))
+        return Program(seed: seed, schema: schema, steps: steps, observesTransactions: generator.chance(0.5))
+    }
+
+    mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &rng) }
+    mutating func chance(_ probability: Double) -> Bool { Double.random(in: 0..<1, using: &rng) < probability }
+    mutating func pick<T>(_ elements: [T]) -> T { elements[int(0...elements.count - 1)] }
+
+    // MARK: Schema
+
+    mutating func schema() -> Schema {
+        var migrations = (0..<int(1...3)).map { _ in Migration(tables: [], indexes: []) }
+        var created: [(TableName, Int)] = []
+        var first = 0
+        for name in TableName.allCases {
+            let at = int(first...migrations.count - 1)
+            migrations[at].tables.append(table(name))
+            created.append((name, at))
+            first = at
+        }
+        for number in 1...3 where !created.isEmpty && chance(0.35) {
+            let (table, at) = pick(created)
+            let columns = Array(table.columns.shuffled(using: &rng).prefix(int(1...2)))
+            migrations[int(at...migrations.count - 1)].indexes.append(
+                IndexSchema(name: "i\(number)", table: table, columns: columns, unique: chance(0.3)))
+        }
+        return Schema(migrations: migrations, usesMigrator: chance(0.6))
+    }
+
+    mutating func table(_ name: TableName) -> TableSchema {
+        let primaryKey = pick([PrimaryKey.autoIncremented, .autoIncremented, .integer, .integer, .composite("name")])
+        let columns = name.columns.dropFirst().map { column(name, $0) }
+        return TableSchema(name: name, primaryKey: primaryKey, columns: columns)
+    }
+
+    mutating func column(_ table: TableName, _ name: String) -> ColumnSchema {
+        let type: ColumnType? = switch name {
+        case "name", "city": pick([.text, .text, .any, nil])
+        case "createdAt": pick([.datetime, .datetime, .text])
+        default: pick([.integer, .integer, .real, nil])
+        }
+        var column = ColumnSchema(name: name, type: type)
+        column.notNull = chance(name == "score" ? 0.4 : 0.25)
+        column.unique = name == "name" && chance(0.3)
+        if chance(0.25) { column.defaultValue = value(table, name, nullable: false) }
+        if name == "teamId" && chance(0.7) {
+            column.references = .team
+            column.onDelete = pick([DeleteAction.cascade, .setNull, .restrict, nil])
+        }
+        return column
+    }
+
+    // MARK: Values
+
+    mutating func value(_ table: TableName, _ column: String, nullable: Bool = true) -> Value {
+        if nullable && chance(column == "score" ? 0.05 : 0.2) { return .null }
+        switch column {
+        case "id", "teamId": return .int(Int64(int(1...4)))
+        case "name": return .text(pick(["a", "b", "c"]))
+        case "city": return .text(pick(["x", "y"]))
+        case "createdAt": return .date(int(0...Value.dates.count - 1))
+        default: return .int(Int64(int(0...3)))
+        }
+    }
+
+    mutating func recordValues(_ table: TableName) -> RecordValues {
+        RecordValues(table: table, values: table.columns.map { column in
+            if column == "score" { return value(table, column, nullable: false) }
+            if column == "id" && table == .player && chance(0.4) { return .null }
+            return value(table, column)
+        })
+    }
+
+    // MARK: Steps
+
+    mutating func steps(count: Int, depth: Int = 0) -> [Step] {
+        (0..<count).map { _ in step(depth: depth) }
+    }
+
+    mutating func step(depth: Int) -> Step {
+        let table = pick(TableName.allCases)
+        switch int(0...99) {
+        case 0..<45:
+            let operation = pick(RecordOperation.allCases + [.insert, .insert, .save])
+            let conflict: Conflict? = operation == .insert && chance(0.25) ? pick(Conflict.allCases) : nil
+            return .record(operation, recordValues(table), conflict: conflict)
+        case 45..<51:
+            let column = pick(Array(table.columns.dropFirst()))
+            // Sometimes a value of another type, which records then convert, or fail to.
+            let value = chance(0.2) ? pick([Value.real(1.5), .real(2), .text("7"), .text("x"), .int(9)])
+                : value(table, column)
+            return .updateAll(table, chance(0.6) ? filter(table) : nil, column: column, value)
+        case 51..<55:
+            return .deleteAll(table, chance(0.7) ? filter(table) : nil)
+        case 55..<80:
+            return .query(query())
+        case 80..<88:
+            return sql()
+        case 88..<92 where depth > 0:
+            return .fail
+        default:
+            guard depth < 2 else { return .query(query()) }
+            let steps = steps(count: int(1...4), depth: depth + 1)
+            let end = chance(0.7) ? TransactionEnd.commit : .rollback
+            return depth == 0 && chance(0.6)
+                ? .transaction(steps, end, catches: chance(0.5))
+                : .savepoint(steps, end, catches: chance(0.5))
+        }
+    }
+
+    mutating func filter(_ table: TableName) -> Filter {
+        let column = pick(table.columns)
+        let comparison = pick(Comparison.allCases)
+        return Filter(column: column, comparison: comparison, value: value(table, column, nullable: chance(0.1)))
+    }
+
+    mutating func query() -> Query {
+        var query = Query(table: pick(TableName.allCases), fetch: pick([Fetch.all, .all, .all, .one, .count]))
+        if chance(0.4) {
+            let association = pick(AssociationUse.allCases)
+            query.association = association
+            query.table = association.table
+        }
+        let table = query.table
+        query.filters = (0..<pick([0, 0, 1, 1, 2])).map { _ in filter(table) }
+        query.orderings = (0..<pick([0, 1, 1, 2])).map { _ in
+            Ordering(column: pick(table.columns), descending: chance(0.4))
+        }
+        if chance(0.15) {
+            var selection = Array(table.columns.shuffled(using: &rng).prefix(int(1...3)))
+            // Both libraries trap when `including(all:)` misses the key it joins on.
+            if query.association == .includingAllPlayers && !selection.contains("id") { selection.append("id") }
+            query.selection = selection
+        }
+        query.distinct = chance(0.1)
+        if chance(0.25) {
+            query.limit = int(0...3)
+            if chance(0.5) { query.offset = int(0...2) }
+        }
+        return query
+    }
+
+    mutating func sql() -> Step {
+        switch int(0...6) {
+        case 0:
+            return .sql("INSERT INTO player (teamId, name, score) VALUES (?, ?, ?)",
+                        [value(.player, "teamId"), value(.player, "name"),
+                         chance(0.3) ? .null : value(.player, "score")],
+                        fetches: false)
+        case 1:
+            return .sql("UPDATE player SET score = score + ? WHERE teamId = ?",
+                        [value(.player, "score", nullable: false), value(.player, "teamId")], fetches: false)
+        case 2:
+            return .sql("SELECT id, name, score, createdAt FROM player WHERE score >= ? ORDER BY id",
+                        [value(.player, "score", nullable: false)], fetches: true)
+        case 3:
+            return .sql("DELETE FROM team WHERE id = ?", [value(.team, "id", nullable: false)], fetches: false)
+        case 4:
+            return .sql("INSERT INTO team (id, name, city) VALUES (?, ?, ?)",
+                        [value(.team, "id"), value(.team, "name"), value(.team, "city")], fetches: false)
+        case 5:
+            // Dates in SQLite's other formats, which records read through another parser.
+            let date = pick(["2001-09-09 01:46:40.1256", "2001-09-09T01:46:40.125", "2001-09-09 01:46",
+                             "2001-09-09", "2001-09-09 01:46:40.1-01:30", "2001-09-09T01:46:40Z", "not a date"])
+            return .sql("INSERT INTO player (name, score, createdAt) VALUES (?, ?, ?)",
+                        [value(.player, "name"), value(.player, "score", nullable: false), .text(date)], fetches: false)
+        default:
+            return .sql("SELECT t.name, COUNT(p.id), SUM(p.score) FROM team t LEFT JOIN player p ON p.teamId = t.id "
+                        + "GROUP BY t.id ORDER BY t.id", [], fetches: true)
+        }
+    }
+}

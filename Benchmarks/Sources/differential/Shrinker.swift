@@ -1,0 +1,135 @@
+import DifferentialProgram
+
+/// Greedy delta debugging: removes steps and schema elements, and
+/// simplifies requests, while the program keeps failing.
+enum Shrinker {
+    /// The smallest program found that `fails`, after at most `budget` tries.
+    static func shrink(_ program: Program, budget: Int = 3000, fails: (Program) -> Bool) -> Program {
+        var program = program
+        var tries = 0
+        var progress = true
+        while progress && tries < budget {
+            progress = false
+            for candidate in candidates(program) {
+                tries += 1
+                if fails(candidate) {
+                    program = candidate
+                    progress = true
+                    break
+                }
+                if tries >= budget { break }
+            }
+        }
+        return program
+    }
+
+    /// Smaller variants of the program, each one change away.
+    static func candidates(_ program: Program) -> [Program] {
+        var result = smaller(program.steps).map { steps in
+            var copy = program
+            copy.steps = steps
+            return copy
+        }
+        if program.observesTransactions {
+            var copy = program
+            copy.observesTransactions = false
+            result.append(copy)
+        }
+        for schema in smaller(program.schema) {
+            var copy = program
+            copy.schema = schema
+            result.append(copy)
+        }
+        return result
+    }
+
+    /// Without one step; a block replaced by its steps; each step simplified.
+    static func smaller(_ steps: [Step]) -> [[Step]] {
+        var result: [[Step]] = []
+        for index in steps.indices {
+            var without = steps
+            without.remove(at: index)
+            result.append(without)
+        }
+        for (index, step) in steps.enumerated() {
+            for replacement in smaller(step) {
+                var copy = steps
+                copy.replaceSubrange(index...index, with: replacement)
+                result.append(copy)
+            }
+        }
+        return result
+    }
+
+    /// Replacements of one step (by zero or more steps).
+    static func smaller(_ step: Step) -> [[Step]] {
+        switch step {
+        case let .transaction(steps, end, catches):
+            return [steps] + smaller(steps).map { [.transaction($0, end, catches: catches)] }
+                + (end == .rollback ? [[.transaction(steps, .commit, catches: catches)]] : [])
+                + [[.savepoint(steps, end, catches: catches)]]
+        case let .savepoint(steps, end, catches):
+            return [steps] + smaller(steps).map { [.savepoint($0, end, catches: catches)] }
+                + (end == .rollback ? [[.savepoint(steps, .commit, catches: catches)]] : [])
+        case let .record(operation, values, conflict) where conflict != nil:
+            return [[.record(operation, values, conflict: nil)]]
+        case .query(let query):
+            return smaller(query).map { [.query($0)] }
+        case let .updateAll(table, .some, column, value):
+            return [[.updateAll(table, nil, column: column, value)]]
+        case let .deleteAll(table, .some):
+            return [[.deleteAll(table, nil)]]
+        default:
+            return []
+        }
+    }
+
+    static func smaller(_ query: Query) -> [Query] {
+        var result: [Query] = []
+        func variant(_ change: (inout Query) -> Void) {
+            var copy = query
+            change(&copy)
+            if copy != query { result.append(copy) }
+        }
+        variant { $0.association = nil }
+        for index in query.filters.indices { variant { $0.filters.remove(at: index) } }
+        for index in query.orderings.indices { variant { $0.orderings.remove(at: index) } }
+        variant { $0.selection = nil }
+        variant { $0.distinct = false }
+        variant { $0.limit = nil; $0.offset = nil }
+        variant { $0.offset = nil }
+        variant { $0.fetch = .all }
+        return result
+    }
+
+    /// Without a migration, a table, an index or a constraint.
+    static func smaller(_ schema: Schema) -> [Schema] {
+        var result: [Schema] = []
+        func variant(_ change: (inout Schema) -> Void) {
+            var copy = schema
+            change(&copy)
+            if copy != schema { result.append(copy) }
+        }
+        variant { $0.usesMigrator = false }
+        if schema.migrations.count > 1 {
+            variant { $0.migrations = [Migration(tables: $0.migrations.flatMap(\.tables),
+                                                 indexes: $0.migrations.flatMap(\.indexes))] }
+        }
+        for (m, migration) in schema.migrations.enumerated() {
+            for i in migration.indexes.indices { variant { $0.migrations[m].indexes.remove(at: i) } }
+            for (t, table) in migration.tables.enumerated() {
+                variant { $0.migrations[m].tables.remove(at: t) }
+                variant { $0.migrations[m].tables[t].primaryKey = .integer }
+                for c in table.columns.indices {
+                    variant { $0.migrations[m].tables[t].columns[c].notNull = false }
+                    variant { $0.migrations[m].tables[t].columns[c].unique = false }
+                    variant { $0.migrations[m].tables[t].columns[c].defaultValue = nil }
+                    variant { $0.migrations[m].tables[t].columns[c].onDelete = nil }
+                    variant { $0.migrations[m].tables[t].columns[c].references = nil }
+                    variant { $0.migrations[m].tables[t].columns[c].type = nil }
+                }
+            }
+        }
+        return result
+    }
+}
