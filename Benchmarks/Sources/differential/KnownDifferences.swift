@@ -23,8 +23,8 @@ struct KnownDifference {
             }),
         KnownDifference(
             name: "migrator reads grdb_migrations once",
-            reason: "GRDB's `migrate` runs `SELECT identifier FROM grdb_migrations` twice before migrating, "
-                + "GRDBLite once: seen only in the trace.",
+            reason: "Porting guide: GRDB's `migrate` runs `SELECT identifier FROM grdb_migrations` twice "
+                + "before migrating, GRDBLite once: seen only in the trace.",
             matches: { difference in
                 let read = "SELECT identifier FROM grdb_migrations"
                 func withoutReads(_ sql: String) -> [Substring] { sql.split(separator: "\n").filter { $0 != read } }
@@ -46,7 +46,7 @@ struct KnownDifference {
             }),
         KnownDifference(
             name: "including(all:) of a missing table",
-            reason: "Found here, to fix or document: GRDB reads the schema of an `including(all:)` table "
+            reason: "Porting guide (found here): GRDB reads the schema of an `including(all:)` table "
                 + "before the base query, and throws `no such table` at once; GRDBLite runs the base query "
                 + "first, and throws only when it has rows (`fetchCount` never).",
             matches: { difference in
