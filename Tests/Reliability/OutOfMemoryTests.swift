@@ -120,12 +120,14 @@ enum OutOfMemoryConversions {
             var failures: [String] = []
             var codes: [String: Int] = [:]
             var faultPoints = 0
+            var faults = 0
             for countdown in 1...20_000 {
                 let context = "allocation \(countdown)"
                 grdblite_fault_malloc_arm(Int32(countdown), persistent ? 1 : 0)
                 let result = Result { try dbQueue.read(readAll) }
                 let injected = Int(grdblite_fault_malloc_fault_count())
                 grdblite_fault_malloc_disarm()
+                faults += injected
                 switch result {
                 case .success(let value):
                     if value != reference {
@@ -151,7 +153,7 @@ enum OutOfMemoryConversions {
             }
             return failures.map { "FAILURE \($0)\n" }.joined() + """
                 OutOfMemoryConversionTests \(persistent ? "persistent" : "transient"): \(faultPoints) allocation \
-                fault points; errors: \(codes.sorted { $0.key < $1.key }.map { "\($0.value)× \($0.key)" }.joined(separator: "; "))
+                fault points, \(faults) failed allocations; errors: \(codes.sorted { $0.key < $1.key }.map { "\($0.value)× \($0.key)" }.joined(separator: "; "))
                 """
         } catch {
             return "FAILURE \(error)"
