@@ -131,6 +131,19 @@ import TestSupport
         }
     }
 
+    /// Found by the DateParsing fuzz target: SQLite's `julianday()` reads no
+    /// fraction of 310 digits or more (its double overflows); GRDBLite, as
+    /// GRDB, keeps the milliseconds of a fraction of any length.
+    @Test func aLongFractionKeepsItsMilliseconds() throws {
+        let text = "2023-01-01T12:00:00.112" + String(repeating: "3", count: 400)
+        let date = try #require(Date.fromDatabaseValue(text.databaseValue))
+        #expect(date == Date(timeIntervalSince1970: 1_672_574_400.112))
+        let components = try #require(DatabaseDateComponents.fromDatabaseValue(text.databaseValue))
+        #expect(components.dateComponents.nanosecond == 112_000_000)
+        let dbQueue = try DatabaseQueue()
+        #expect(try dbQueue.read { db in try Date.fetchOne(db, sql: "SELECT ?", arguments: [text]) } == date)
+    }
+
     @Test func numbersAreUnixTimestamps() throws {
         let dbQueue = try DatabaseQueue()
         try dbQueue.read { db throws in
