@@ -47,39 +47,102 @@ struct ChildProcessError: Error, CustomStringConvertible {
     var description: String
 }
 
+/// Held while a child's pipes are made and it starts.
+private let spawnLock = NSLock()
+
 /// A running `grdblite-crash-writer`, whose stdout is read line by line.
-final class ChildProcess {
-    let process = Process()
-    private let stdout = Pipe()
-    private let stderr = Pipe()
-    private let stdin = Pipe()
+///
+/// Started with `posix_spawn` and reaped with `waitpid`, not with
+/// Foundation's `Process`: on Linux, `Process.waitUntilExit()` polls a run
+/// loop (spinning, on a thread of the test runtime) for a termination that
+/// another thread reports, and has been reported to wait forever for a
+/// child that has exited. (A CI run never ended, its output stopped in the
+/// first seconds of the tests: when these tests hold both threads of the
+/// test runtime.)
+final class ChildProcess: @unchecked Sendable {
+    // @unchecked Sendable: `status` is only used under `lock`; the buffer
+    // only by the thread that reads the child's lines.
+    /// The child's process identifier.
+    let pid: pid_t
+    private let stdoutFD: Int32
+    private let stderrFD: Int32
+    /// The child's stdin.
+    let input: FileHandle
     private var buffer: [UInt8] = []
+    private let lock = NSLock()
+    private var status: Int32?
 
     /// Starts the child with `arguments`, and `environment` added to this
     /// process's environment.
     init(_ arguments: [String], environment: [String: String] = [:]) throws {
-        process.executableURL = try crashWriterURL()
-        process.arguments = arguments
+        let executable = try crashWriterURL().path
         let added = childEnvironment.merging(environment) { $1 }
-        if !added.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(added) { $1 }
+        let variables = ProcessInfo.processInfo.environment.merging(added) { $1 }.map { "\($0)=\($1)" }
+        var stdin: [Int32] = [0, 0]
+        var stdout: [Int32] = [0, 0]
+        var stderr: [Int32] = [0, 0]
+        // Every end is close-on-exec (the child's are duplicated onto 0, 1
+        // and 2, which are not), and no other child starts before they are:
+        // a child that inherited another's pipe would hold its end open.
+        spawnLock.lock()
+        defer { spawnLock.unlock() }
+        guard pipe(&stdin) == 0, pipe(&stdout) == 0, pipe(&stderr) == 0 else {
+            throw ChildProcessError(description: "pipe failed: errno \(errno)")
         }
-        process.standardOutput = stdout
-        process.standardError = stderr
-        process.standardInput = stdin
-        try process.run()
+        for fd in stdin + stdout + stderr { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, stdin[0], 0)
+        posix_spawn_file_actions_adddup2(&actions, stdout[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, stderr[1], 2)
+        // Default signal handling and no blocked signal in the child,
+        // whatever the spawning thread (a Dispatch worker) blocks.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        posix_spawnattr_setsigmask(&attributes, &signals)
+        sigfillset(&signals)
+        posix_spawnattr_setsigdefault(&attributes, &signals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = variables.map { strdup($0) } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        let result = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+        // The child's ends, now the child's only.
+        close(stdin[0])
+        close(stdout[1])
+        close(stderr[1])
+        guard result == 0 else {
+            close(stdin[1])
+            close(stdout[0])
+            close(stderr[0])
+            throw ChildProcessError(description: "posix_spawn \(executable) failed: errno \(result)")
+        }
+        self.pid = pid
+        stdoutFD = stdout[0]
+        stderrFD = stderr[0]
+        input = FileHandle(fileDescriptor: stdin[1], closeOnDealloc: true)
     }
 
     deinit {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+        if !hasExited {
+            kill(pid, SIGKILL)
+            _ = waitForExit()
         }
+        close(stdoutFD)
+        close(stderrFD)
     }
 
     /// The next line the child printed, or nil at the end of its output.
     func readLine() -> String? {
-        let fd = stdout.fileHandleForReading.fileDescriptor
+        let fd = stdoutFD
         while true {
             if let newline = buffer.firstIndex(of: 0x0A) {
                 let line = String(decoding: buffer[..<newline], as: UTF8.self)
@@ -105,9 +168,6 @@ final class ChildProcess {
         }
     }
 
-    /// The child's stdin.
-    var input: FileHandle { stdin.fileHandleForWriting }
-
     /// Writes a line on the child's stdin.
     func send(_ line: String) {
         input.write(Data((line + "\n").utf8))
@@ -115,19 +175,49 @@ final class ChildProcess {
 
     /// Kills the child with SIGKILL and waits for it.
     func killNow() {
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        if !hasExited { kill(pid, SIGKILL) }
+        _ = waitForExit()
     }
 
-    /// Waits for the child to exit; returns its status.
+    /// Waits for the child to exit; returns its exit status, or the number
+    /// of the signal that killed it (as Foundation's `Process` does).
+    @discardableResult
     func waitForExit() -> Int32 {
-        process.waitUntilExit()
-        return process.terminationStatus
+        lock.withLock {
+            if let status { return status }
+            var raw: Int32 = 0
+            while waitpid(pid, &raw, 0) == -1 && errno == EINTR {}
+            // WIFEXITED / WEXITSTATUS / WTERMSIG, which Swift doesn't import.
+            let signal = raw & 0x7F
+            let value = signal == 0 ? (raw >> 8) & 0xFF : signal
+            status = value
+            return value
+        }
+    }
+
+    /// Whether the child has exited (and is reaped).
+    private var hasExited: Bool {
+        lock.withLock {
+            if status != nil { return true }
+            var raw: Int32 = 0
+            guard waitpid(pid, &raw, WNOHANG) == pid else { return false }
+            let signal = raw & 0x7F
+            status = signal == 0 ? (raw >> 8) & 0xFF : signal
+            return true
+        }
     }
 
     /// What the child printed on stderr (once it has exited).
     func errorOutput() -> String {
-        if process.isRunning { return "(still running)" }
-        return String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        if !hasExited { return "(still running)" }
+        var output: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(stderrFD, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { break }
+            output.append(contentsOf: chunk[..<count])
+        }
+        return String(decoding: output, as: UTF8.self)
     }
 }

@@ -160,7 +160,8 @@ final class CrashLane: @unchecked Sendable {
 ///
 /// A lane still running after `timeout` (scaled by
 /// `GRDBLITE_RELIABILITY_SCALE`) fails the test: its child is killed, so
-/// that the lane ends.
+/// that the lane ends (a lane that still doesn't end within a minute is
+/// left behind, and `runLanes` throws).
 func runLanes<Counts: Sendable>(
     rounds: Int, count: Int = 3, timeout: Duration = .seconds(600),
     sourceLocation: SourceLocation = #_sourceLocation,
@@ -184,7 +185,10 @@ func runLanes<Counts: Sendable>(
         Issue.record(
             "the lanes ran for more than \(Int(seconds)) s: their children are killed", sourceLocation: sourceLocation)
         for lane in lanes { lane.cancel() }
-        group.wait()
+        // A lane stuck elsewhere than in a child must not hang the run.
+        if group.wait(timeout: .now() + 60) == .timedOut {
+            throw ChildProcessError(description: "a lane did not end a minute after its children were killed")
+        }
     }
     var counts: [Counts] = []
     for lane in lanes {
