@@ -42,4 +42,24 @@ swift build --product GRDBLitePackageTests
 # SwiftPM links libsqlite3 too: it builds without LD_LIBRARY_PATH, then
 # only runs the built tests with it (and loads that SQLite itself).
 [ -z "$library_path" ] || export LD_LIBRARY_PATH=$library_path
-swift test --skip-build "$@"
+# A run that outlives its deadline (GRDBLITE_TEST_DEADLINE seconds; 20
+# minutes times GRDBLITE_RELIABILITY_SCALE by default, a run takes about 2)
+# is a hang: Scripts/hang-report.sh prints its unfinished tests and its
+# threads, kills it, and the script fails.
+deadline=${GRDBLITE_TEST_DEADLINE:-$((1200 * ${GRDBLITE_RELIABILITY_SCALE:-1}))}
+run_log=$probe/run.log
+swift test --skip-build "$@" > >(tee "$run_log") 2>&1 &
+run=$!
+# Without job control, a background command ignores SIGINT: end it here.
+trap 'kill "$run" 2>/dev/null; exit 130' INT TERM
+start=$SECONDS
+while kill -0 "$run" 2>/dev/null; do
+    if ((SECONDS - start >= deadline)); then
+        echo "test.sh: the run outlived its deadline of $deadline s" >&2
+        Scripts/hang-report.sh "$run" "$run_log" >&2
+        wait "$run" || true
+        exit 124
+    fi
+    sleep 1
+done
+wait "$run"

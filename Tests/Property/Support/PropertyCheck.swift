@@ -43,6 +43,9 @@ func checkProperty<Input, Shrunk: Sequence>(
         do {
             try await body(input)
         } catch {
+            // Printed too: when the shrunk input no longer fails (a timing
+            // failure), PropertyBased shows only the input, not the error.
+            print("checkProperty: \(error)")
             Issue.record(error, sourceLocation: sourceLocation)
         }
     }
