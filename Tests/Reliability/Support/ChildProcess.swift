@@ -60,8 +60,8 @@ private let spawnLock = NSLock()
 /// first seconds of the tests: when these tests hold both threads of the
 /// test runtime.)
 final class ChildProcess: @unchecked Sendable {
-    // @unchecked Sendable: `status` is only used under `lock`; the buffer
-    // only by the thread that reads the child's lines.
+    // @unchecked Sendable: the buffer is only used by the thread that
+    // reads the child's lines.
     /// The child's process identifier.
     let pid: pid_t
     private let stdoutFD: Int32
@@ -69,8 +69,7 @@ final class ChildProcess: @unchecked Sendable {
     /// The child's stdin.
     let input: FileHandle
     private var buffer: [UInt8] = []
-    private let lock = NSLock()
-    private var status: Int32?
+    private let exit = ChildExit()
 
     /// Starts the child with `arguments`, and `environment` added to this
     /// process's environment.
@@ -129,12 +128,24 @@ final class ChildProcess: @unchecked Sendable {
         stdoutFD = stdout[0]
         stderrFD = stderr[0]
         input = FileHandle(fileDescriptor: stdin[1], closeOnDealloc: true)
+        // Reaped as soon as it exits: Swift Testing's exit-test monitor
+        // waits for any child without reaping it (`waitid` with
+        // `WNOWAIT`), and a zombie of ours would keep it spinning.
+        let exit = self.exit
+        let child = pid
+        Thread {
+            var raw: Int32 = 0
+            while waitpid(child, &raw, 0) == -1 && errno == EINTR {}
+            // WIFEXITED / WEXITSTATUS / WTERMSIG, which Swift doesn't import.
+            let signal = raw & 0x7F
+            exit.record(signal == 0 ? (raw >> 8) & 0xFF : signal)
+        }.start()
     }
 
     deinit {
-        if !hasExited {
+        if exit.status == nil {
             kill(pid, SIGKILL)
-            _ = waitForExit()
+            _ = exit.wait()
         }
         close(stdoutFD)
         close(stderrFD)
@@ -175,41 +186,20 @@ final class ChildProcess: @unchecked Sendable {
 
     /// Kills the child with SIGKILL and waits for it.
     func killNow() {
-        if !hasExited { kill(pid, SIGKILL) }
-        _ = waitForExit()
+        if exit.status == nil { kill(pid, SIGKILL) }
+        _ = exit.wait()
     }
 
     /// Waits for the child to exit; returns its exit status, or the number
     /// of the signal that killed it (as Foundation's `Process` does).
     @discardableResult
     func waitForExit() -> Int32 {
-        lock.withLock {
-            if let status { return status }
-            var raw: Int32 = 0
-            while waitpid(pid, &raw, 0) == -1 && errno == EINTR {}
-            // WIFEXITED / WEXITSTATUS / WTERMSIG, which Swift doesn't import.
-            let signal = raw & 0x7F
-            let value = signal == 0 ? (raw >> 8) & 0xFF : signal
-            status = value
-            return value
-        }
-    }
-
-    /// Whether the child has exited (and is reaped).
-    private var hasExited: Bool {
-        lock.withLock {
-            if status != nil { return true }
-            var raw: Int32 = 0
-            guard waitpid(pid, &raw, WNOHANG) == pid else { return false }
-            let signal = raw & 0x7F
-            status = signal == 0 ? (raw >> 8) & 0xFF : signal
-            return true
-        }
+        exit.wait()
     }
 
     /// What the child printed on stderr (once it has exited).
     func errorOutput() -> String {
-        if !hasExited { return "(still running)" }
+        if exit.status == nil { return "(still running)" }
         var output: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
@@ -219,5 +209,30 @@ final class ChildProcess: @unchecked Sendable {
             output.append(contentsOf: chunk[..<count])
         }
         return String(decoding: output, as: UTF8.self)
+    }
+}
+
+/// The exit status of a child, once its thread has reaped it.
+private final class ChildExit: @unchecked Sendable {
+    // @unchecked Sendable: `recorded` is only used under `condition`.
+    private let condition = NSCondition()
+    private var recorded: Int32?
+
+    /// The status, or nil while the child runs.
+    var status: Int32? { condition.withLock { recorded } }
+
+    func record(_ status: Int32) {
+        condition.withLock {
+            recorded = status
+            condition.broadcast()
+        }
+    }
+
+    /// Waits for the status.
+    func wait() -> Int32 {
+        condition.withLock {
+            while recorded == nil { condition.wait() }
+            return recorded!
+        }
     }
 }
