@@ -56,8 +56,32 @@ enum AdaptedFetches {
         case .request:
             return try SQLRequest<Row>(sql: sql, arguments: arguments, adapter: adapter).fetchAll(db)
                 .map(Canonical.text).joined(separator: "\n")
+        case .adaptedTwice:
+            let first = ScopeAdapter(["first": RangeRowAdapter(0..<1)])
+            return try SQLRequest<Row>(sql: sql, arguments: arguments, adapter: first).adapted { _ in adapter }
+                .fetchAll(db).map(Canonical.text).joined(separator: "\n")
+        case .playerInfos:
+            return try PlayerInfo.fetchAll(db, sql: sql, arguments: arguments, adapter: adapter)
+                .map(\.text).joined(separator: "\n")
         }
     }
+}
+
+/// A `Decodable` record of records: each from the scope of its name.
+struct PlayerInfo: Decodable, FetchableRecord {
+    var player: Player
+    var team: TeamInfo?
+
+    var text: String {
+        "PlayerInfo(player: \(Canonical.text(player)), team: \(team.map { "\($0)" } ?? "nil"))"
+    }
+}
+
+/// The `Decodable` team of a ``PlayerInfo``.
+struct TeamInfo: Decodable, FetchableRecord {
+    var id: Int64?
+    var name: String?
+    var city: String?
 }
 
 // MARK: Codable strategies
@@ -69,12 +93,14 @@ protocol StampStrategies {
     static var dataEncoding: DatabaseDataEncodingStrategy { get }
     static var dataDecoding: DatabaseDataDecodingStrategy { get }
     static var snakeCase: (encoding: Bool, decoding: Bool) { get }
+    static var uuidEncoding: DatabaseUUIDEncodingStrategy { get }
 }
 
 extension StampStrategies {
     static var dataEncoding: DatabaseDataEncodingStrategy { .deferredToData }
     static var dataDecoding: DatabaseDataDecodingStrategy { .deferredToData }
     static var snakeCase: (encoding: Bool, decoding: Bool) { (false, false) }
+    static var uuidEncoding: DatabaseUUIDEncodingStrategy { .deferredToUUID }
 }
 
 enum PlainProfile: StampStrategies {
@@ -90,6 +116,8 @@ enum IntervalProfile: StampStrategies {
     static func dateDecoding(_ column: String) -> DatabaseDateDecodingStrategy {
         column == "day" ? .deferredToDate : .timeIntervalSince1970
     }
+
+    static var uuidEncoding: DatabaseUUIDEncodingStrategy { .lowercaseString }
 }
 
 enum MillisecondsProfile: StampStrategies {
@@ -102,6 +130,7 @@ enum Iso8601Profile: StampStrategies {
     static func dateEncoding(_ column: String) -> DatabaseDateEncodingStrategy { .iso8601 }
     static func dateDecoding(_ column: String) -> DatabaseDateDecodingStrategy { .iso8601 }
     static var snakeCase: (encoding: Bool, decoding: Bool) { (true, true) }
+    static var uuidEncoding: DatabaseUUIDEncodingStrategy { .uppercaseString }
 }
 
 enum SecondsProfile: StampStrategies {
@@ -158,11 +187,13 @@ struct Stamp<Profile: StampStrategies>: Codable, FetchableRecord, MutablePersist
     var createdAt: Date?
     var day: Date?
     var payload: Data?
+    var token: UUID?
 
-    init(createdAt: Date?, day: Date?, payload: Data?) {
+    init(createdAt: Date?, day: Date?, payload: Data?, token: UUID?) {
         self.createdAt = createdAt
         self.day = day
         self.payload = payload
+        self.token = token
     }
 
     static func databaseDateEncodingStrategy(for column: String) -> DatabaseDateEncodingStrategy {
@@ -181,6 +212,10 @@ struct Stamp<Profile: StampStrategies>: Codable, FetchableRecord, MutablePersist
         Profile.dataDecoding
     }
 
+    static func databaseUUIDEncodingStrategy(for column: String) -> DatabaseUUIDEncodingStrategy {
+        Profile.uuidEncoding
+    }
+
     static var databaseColumnEncodingStrategy: DatabaseColumnEncodingStrategy {
         Profile.snakeCase.encoding ? .convertToSnakeCase : .useDefaultKeys
     }
@@ -196,7 +231,7 @@ struct Stamp<Profile: StampStrategies>: Codable, FetchableRecord, MutablePersist
     var text: String {
         func date(_ date: Date?) -> String { date.map { "\($0.timeIntervalSince1970)" } ?? "nil" }
         return "Stamp(id: \(id.map(String.init) ?? "nil"), createdAt: \(date(createdAt)), day: \(date(day)), "
-            + "payload: \(payload.map { "\(Array($0))" } ?? "nil"))"
+            + "payload: \(payload.map { "\(Array($0))" } ?? "nil"), token: \(token.map(\.uuidString) ?? "nil"))"
     }
 }
 
@@ -224,11 +259,13 @@ enum StampSteps {
             t.column("created_at")
             t.column("day")
             t.column("payload")
+            t.column("token")
         }
         func date(_ index: Int?) -> Date? { index.map { Date(timeIntervalSince1970: Value.dates[$0]) } }
         switch operation {
-        case let .insert(createdAt, day, payload):
-            var stamp = Stamp<Profile>(createdAt: date(createdAt), day: date(day), payload: payload.map { Data($0) })
+        case let .insert(createdAt, day, payload, token):
+            var stamp = Stamp<Profile>(createdAt: date(createdAt), day: date(day), payload: payload.map { Data($0) },
+                                       token: token.map { UUID(uuidString: StampOperation.tokens[$0])! })
             try stamp.insert(db)
             return stamp.text
         case .insertRaw(let values):
@@ -238,7 +275,8 @@ enum StampSteps {
         case .fetchAll:
             var request = Stamp<Profile>.order(Column("id"))
             if profile.decodesSnakeCase {
-                request = request.select(Column("id"), Column("created_at"), Column("day"), Column("payload"))
+                request = request.select(
+                    Column("id"), Column("created_at"), Column("day"), Column("payload"), Column("token"))
             }
             return try request.fetchAll(db).map(\.text).joined(separator: "\n")
         case .fetchOneSQL:
@@ -282,6 +320,14 @@ enum SQLRequests {
                 recursive: true, named: "counter", columns: ["n"],
                 sql: "SELECT 1 UNION ALL SELECT n + 1 FROM counter WHERE n < ?", arguments: [limit])
             return try rows(counter.all().with(counter).fetchAll(db))
+        case .columnsOf(let alias):
+            let request: SQLRequest<Row> = alias
+                ? "SELECT \(columnsOf: Team.self, tableAlias: "t") FROM team t ORDER BY id"
+                : "SELECT \(columnsOf: Team.self) FROM team ORDER BY id"
+            return try rows(request.fetchAll(db))
+        case .count(let score):
+            let request = SQLRequest<Row>(sql: "SELECT * FROM player WHERE score >= ?", arguments: [score])
+            return try "\(request.fetchCount(db))"
         case .isEmpty(let score):
             return try "isEmpty: \(Player.filter(Column("score") >= score).isEmpty(db))"
         case .exists(let name):

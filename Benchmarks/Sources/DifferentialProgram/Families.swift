@@ -44,6 +44,12 @@ public enum AdaptedFetchKind: String, Sendable, Codable, CaseIterable {
     case teams
     /// `SQLRequest<Row>(sql:arguments:adapter:)`, `fetchAll`.
     case request
+    /// `SQLRequest<Row>(sql:arguments:adapter: ScopeAdapter(["first": RangeRowAdapter(0..<1)]))
+    /// .adapted { _ in adapter }`: the second adapter on the rows of the first.
+    case adaptedTwice
+    /// `PlayerInfo.fetchAll`: a `Decodable` record of a `player: Player` and
+    /// a `team: TeamInfo?`, decoded from the scopes of their names, or the row.
+    case playerInfos
 }
 
 /// `Row.fetchAll(db, sql:arguments:adapter:)` and the like, on a join.
@@ -66,11 +72,13 @@ public struct AdaptedFetch: Sendable, Codable, Hashable {
 public enum StampProfile: String, Sendable, Codable, CaseIterable {
     /// Every default.
     case plain
-    /// `.timeIntervalSince1970` both ways; `day` `.deferredToDate`.
+    /// `.timeIntervalSince1970` both ways; `day` `.deferredToDate`. UUIDs
+    /// `.lowercaseString`.
     case interval
     /// `.millisecondsSince1970` both ways; data `.text`.
     case milliseconds
-    /// `.iso8601` both ways; `.convertToSnakeCase` / `.convertFromSnakeCase`.
+    /// `.iso8601` both ways; `.convertToSnakeCase` / `.convertFromSnakeCase`;
+    /// UUIDs `.uppercaseString`.
     case iso8601
     /// Encodes `.secondsSince1970`, decodes `.timeIntervalSince1970`;
     /// `.convertToSnakeCase`, default keys to decode.
@@ -87,12 +95,13 @@ public enum StampProfile: String, Sendable, Codable, CaseIterable {
     public var decodesSnakeCase: Bool { self == .iso8601 }
 }
 
-/// A step on the `stamp` table (id, createdAt, created_at, day, payload),
+/// A step on the `stamp` table (id, createdAt, created_at, day, payload, token),
 /// created with `ifNotExists` by each step.
 public enum StampOperation: Sendable, Codable, Hashable {
-    /// `Stamp<Profile>(createdAt:day:payload:).insert(db)`: dates by
-    /// index in ``Value/dates``, the payload's bytes.
-    case insert(createdAt: Int?, day: Int?, payload: [UInt8]?)
+    /// `Stamp<Profile>(createdAt:day:payload:token:).insert(db)`: dates by
+    /// index in ``Value/dates``, the payload's bytes, a UUID by index in
+    /// ``StampOperation/tokens``.
+    case insert(createdAt: Int?, day: Int?, payload: [UInt8]?, token: Int?)
     /// `INSERT INTO stamp (createdAt, created_at, day, payload) VALUES (?, ?, ?, ?)`.
     case insertRaw([Value])
     /// `Stamp<Profile>.order(Column("id")).fetchAll(db)`.
@@ -102,8 +111,11 @@ public enum StampOperation: Sendable, Codable, Hashable {
 
     /// The columns a profile fetches (see ``StampProfile/decodesSnakeCase``).
     public static func selection(_ profile: StampProfile) -> String {
-        profile.decodesSnakeCase ? "id, created_at, day, payload" : "*"
+        profile.decodesSnakeCase ? "id, created_at, day, payload, token" : "*"
     }
+
+    /// The UUIDs a program stores.
+    public static let tokens = ["E621E1F8-C36C-495A-93FC-0C247A3E6E5F", "00000000-0000-0000-0000-00000000000A"]
 }
 
 /// `Stamp<Profile>` and what is done with it.
@@ -138,6 +150,11 @@ public enum SQLRequestUse: Sendable, Codable, Hashable {
     /// `CommonTableExpression(recursive: true, named: "counter", columns: ["n"],
     /// sql: "SELECT 1 UNION ALL SELECT n + 1 FROM counter WHERE n < ?")`.
     case recursive(limit: Int64)
+    /// `SQLRequest<Row>("SELECT \(columnsOf: Team.self) FROM team ORDER BY id")`, or with
+    /// `tableAlias: "t"` and `FROM team t`.
+    case columnsOf(alias: Bool)
+    /// `SQLRequest<Row>(sql: "SELECT * FROM player WHERE score >= ?", arguments: [score]).fetchCount(db)`.
+    case count(score: Int64)
     /// `Player.filter(Column("score") >= score).isEmpty(db)`.
     case isEmpty(score: Int64)
     /// `SQLRequest<Bool>("SELECT \(Team.filter(Column("name") == name).exists())")`, and

@@ -35,6 +35,11 @@ extension AdaptedFetch {
         case .players: ["try Player.fetchAll(db, \(arguments))"]
         case .teams: ["try Team.fetchAll(db, \(arguments))"]
         case .request: ["try SQLRequest<Row>(\(arguments)).fetchAll(db)"]
+        case .adaptedTwice:
+            ["try SQLRequest<Row>(sql: \"\(AdaptedFetch.sql)\", arguments: [\(minimumScore)], "
+                + "adapter: ScopeAdapter([\"first\": RangeRowAdapter(0..<1)]))"
+                + ".adapted { _ in \(adapter) }.fetchAll(db)"]
+        case .playerInfos: ["try PlayerInfo.fetchAll(db, \(arguments))"]
         }
     }
 }
@@ -44,20 +49,23 @@ extension StampStep {
         let type = "Stamp<\(profile.rawValue.prefix(1).uppercased() + profile.rawValue.dropFirst())Profile>"
         var lines = ["try db.create(table: \"stamp\", options: .ifNotExists) { t in "
             + "t.autoIncrementedPrimaryKey(\"id\"); t.column(\"createdAt\"); t.column(\"created_at\"); "
-            + "t.column(\"day\"); t.column(\"payload\") }"]
+            + "t.column(\"day\"); t.column(\"payload\"); t.column(\"token\") }"]
         func date(_ index: Int?) -> String {
             index.map { "Date(timeIntervalSince1970: \(Value.dates[$0]))" } ?? "nil"
         }
         switch operation {
-        case let .insert(createdAt, day, payload):
+        case let .insert(createdAt, day, payload, token):
             lines.append("var stamp = \(type)(createdAt: \(date(createdAt)), day: \(date(day)), "
-                + "payload: \(payload.map { "Data(\($0))" } ?? "nil")); try stamp.insert(db)")
+                + "payload: \(payload.map { "Data(\($0))" } ?? "nil"), "
+                + "token: \(token.map { "UUID(uuidString: \"\(StampOperation.tokens[$0])\")!" } ?? "nil")); "
+                + "try stamp.insert(db)")
         case .insertRaw(let values):
             lines.append("try db.execute(sql: \"INSERT INTO stamp (createdAt, created_at, day, payload) "
                 + "VALUES (?, ?, ?, ?)\", arguments: \(values))")
         case .fetchAll:
             let selection = profile.decodesSnakeCase
-                ? ".select(Column(\"id\"), Column(\"created_at\"), Column(\"day\"), Column(\"payload\"))" : ""
+                ? ".select(Column(\"id\"), Column(\"created_at\"), Column(\"day\"), Column(\"payload\"), "
+                    + "Column(\"token\"))" : ""
             lines.append("try \(type)\(selection).order(Column(\"id\")).fetchAll(db)")
         case .fetchOneSQL:
             lines.append("try \(type).fetchOne(db, sql: \"SELECT \(StampOperation.selection(profile)) "
@@ -96,6 +104,12 @@ extension SQLRequestUse {
             return ["let counter = CommonTableExpression(recursive: true, named: \"counter\", columns: [\"n\"], "
                 + "sql: \"SELECT 1 UNION ALL SELECT n + 1 FROM counter WHERE n < ?\", arguments: [\(limit)])",
                     "try counter.all().with(counter).fetchAll(db)"]
+        case .columnsOf(let alias):
+            return ["try SQLRequest<Row>(\"SELECT \\(columnsOf: Team.self\(alias ? ", tableAlias: \"t\"" : "")) "
+                + "FROM team\(alias ? " t" : "") ORDER BY id\").fetchAll(db)"]
+        case .count(let score):
+            return ["try SQLRequest<Row>(sql: \"SELECT * FROM player WHERE score >= ?\", arguments: [\(score)])"
+                + ".fetchCount(db)"]
         case .isEmpty(let score):
             return ["try Player.filter(Column(\"score\") >= \(score)).isEmpty(db)"]
         case .exists(let name):

@@ -226,7 +226,8 @@ struct Generator {
         case 0..<4:
             operation = .insert(createdAt: chance(0.8) ? int(0...Value.dates.count - 1) : nil,
                                 day: chance(0.7) ? int(0...Value.dates.count - 1) : nil,
-                                payload: chance(0.6) ? pick([[], [0x61, 0x62], [0xff, 0x00, 0x10]]) : nil)
+                                payload: chance(0.6) ? pick([[], [0x61, 0x62], [0xff, 0x00, 0x10]]) : nil,
+                                token: chance(0.5) ? int(0...StampOperation.tokens.count - 1) : nil)
         case 4, 5:
             // What another program, or another strategy, may have stored. Not an ISO 8601
             // date with a fraction of a second: GRDBLite's `.iso8601` reads it (bug pending a fix).
@@ -244,7 +245,7 @@ struct Generator {
 
     mutating func sqlRequest() -> SQLRequestUse {
         let score = Int64(int(0...3))
-        switch int(0...7) {
+        switch int(0...9) {
         case 0: return .interpolated(score: score, teamIds: (0..<int(0...3)).map { _ in Int64(int(1...4)) })
         case 1: return .literal(id: Int64(int(0...3)), name: value(.team, "name"))
         case 2: return .cteSQL(score: score)
@@ -252,6 +253,8 @@ struct Generator {
         case 4: return .cteJoin(city: pick(["x", "y"]))
         case 5: return .recursive(limit: Int64(int(0...4)))
         case 6: return .isEmpty(score: score)
+        case 7: return .columnsOf(alias: chance(0.5))
+        case 8: return .count(score: score)
         default: return .exists(name: pick(["a", "b", "c"]))
         }
     }

@@ -138,7 +138,7 @@ struct KnownDifference {
                 + "decoding strategies (`.millisecondsSince1970`, `.timeIntervalSince1970`, `.deferredToData`...) "
                 + "throw on a value of another storage class (text for a number, an integer for data); GRDB "
                 + "converts it as SQLite does, as the porting guide says of a statement's columns (and may "
-                + "throw at a later column of the row).",
+                + "throw at a later column or row).",
             matches: { difference in
                 // GRDBLite's error, where GRDB decodes the row, or throws at a later column of it.
                 func decodingError(_ text: String) -> (column: Int, row: Substring)? {
@@ -148,9 +148,13 @@ struct KnownDifference {
                     else { return nil }
                     return Int(text[index.upperBound...].prefix { $0.isNumber }).map { ($0, text[row.lowerBound...]) }
                 }
+                // Stamps are fetched by id: `row: [id:N ...`.
+                func id(_ row: Substring) -> Int? { Int(row.dropFirst(", row: [id:".count).prefix { $0.isNumber }) }
                 guard difference.kind == "result", let lite = decodingError(difference.lite) else { return false }
                 if difference.grdb.hasPrefix("Stamp(") { return true }
-                return decodingError(difference.grdb).map { $0.row == lite.row && $0.column > lite.column } ?? false
+                guard let grdb = decodingError(difference.grdb) else { return false }
+                if grdb.row == lite.row { return grdb.column > lite.column }
+                return (id(lite.row) ?? .max) < (id(grdb.row) ?? .min)
             }),
         KnownDifference(
             name: "RowDecodingError of a missing column (bug)",
@@ -167,6 +171,15 @@ struct KnownDifference {
                 let row = difference.grdb[rowStart.upperBound...]
                 return difference.lite.contains(": column not found: \(column) - available columns: ")
                     && (difference.lite.hasSuffix(", row: \(row)") || difference.lite.contains(", row: \(row), sql: `"))
+            }),
+        KnownDifference(
+            name: "RowDecodingError of an adapted row quotes its SQL (bug)",
+            reason: "GRDBLite bug pending a fix, found here: a record that fails to decode a value of a row "
+                + "fetched through a row adapter throws a `RowDecodingError` that ends with the SQL and "
+                + "arguments; GRDB's message has none for an adapted row.",
+            matches: { difference in
+                difference.kind == "result" && difference.grdb.hasPrefix("error: RowDecodingError: ")
+                    && !difference.grdb.contains(", sql: `") && difference.lite.hasPrefix(difference.grdb + ", sql: `")
             }),
         KnownDifference(
             name: "EncodingError of non-UTF-8 data as text (bug)",

@@ -82,15 +82,16 @@ enum Shrinker {
         case .adapted(let fetch):
             return smaller(fetch).map { [.adapted($0)] }
         case let .stamp(stamp):
-            guard case let .insert(createdAt, day, payload) = stamp.operation else { return [] }
+            guard case let .insert(createdAt, day, payload, token) = stamp.operation else { return [] }
             var result: [[Step]] = []
             func variant(_ operation: StampOperation) {
                 guard operation != stamp.operation else { return }
                 result.append([.stamp(StampStep(profile: stamp.profile, operation: operation))])
             }
-            variant(.insert(createdAt: nil, day: day, payload: payload))
-            variant(.insert(createdAt: createdAt, day: nil, payload: payload))
-            variant(.insert(createdAt: createdAt, day: day, payload: nil))
+            variant(.insert(createdAt: nil, day: day, payload: payload, token: token))
+            variant(.insert(createdAt: createdAt, day: nil, payload: payload, token: token))
+            variant(.insert(createdAt: createdAt, day: day, payload: nil, token: token))
+            variant(.insert(createdAt: createdAt, day: day, payload: payload, token: nil))
             return result
         case let .request(.interpolated(score, teamIds)):
             return teamIds.indices.map { index in
