@@ -93,6 +93,8 @@ protocol StampStrategies {
     static var dataEncoding: DatabaseDataEncodingStrategy { get }
     static var dataDecoding: DatabaseDataDecodingStrategy { get }
     static var snakeCase: (encoding: Bool, decoding: Bool) { get }
+    static var columnEncoding: DatabaseColumnEncodingStrategy? { get }
+    static var columnDecoding: DatabaseColumnDecodingStrategy? { get }
     static var uuidEncoding: DatabaseUUIDEncodingStrategy { get }
 }
 
@@ -100,6 +102,8 @@ extension StampStrategies {
     static var dataEncoding: DatabaseDataEncodingStrategy { .deferredToData }
     static var dataDecoding: DatabaseDataDecodingStrategy { .deferredToData }
     static var snakeCase: (encoding: Bool, decoding: Bool) { (false, false) }
+    static var columnEncoding: DatabaseColumnEncodingStrategy? { nil }
+    static var columnDecoding: DatabaseColumnDecodingStrategy? { nil }
     static var uuidEncoding: DatabaseUUIDEncodingStrategy { .deferredToUUID }
 }
 
@@ -180,6 +184,39 @@ enum MismatchedProfile: StampStrategies {
     }
 }
 
+enum FormattedProfile: StampStrategies {
+    /// Milliseconds, in UTC. A formatter isn't `Sendable`: each strategy has its own.
+    static func formatter() -> DateFormatter {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(secondsFromGMT: 0)
+        formatter.dateFormat = "yyyy/MM/dd HH:mm:ss.SSS"
+        return formatter
+    }
+
+    static func dateEncoding(_ column: String) -> DatabaseDateEncodingStrategy { .formatted(formatter()) }
+    static func dateDecoding(_ column: String) -> DatabaseDateDecodingStrategy { .formatted(formatter()) }
+    static var columnEncoding: DatabaseColumnEncodingStrategy? { .custom { $0.stringValue.uppercased() } }
+    static var columnDecoding: DatabaseColumnDecodingStrategy? {
+        // Not `created_at` too, whose key would be the same (see `StampProfile.decodesSnakeCase`).
+        .custom { column in StampKey(stringValue: column == "created_at" ? "snake" : column) }
+    }
+}
+
+/// A coding key of any name.
+struct StampKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+
+    init(stringValue: String) {
+        self.stringValue = stringValue
+    }
+
+    init?(intValue: Int) {
+        nil
+    }
+}
+
 /// The second `Codable` record: its strategies are its profile's.
 struct Stamp<Profile: StampStrategies>: Codable, FetchableRecord, MutablePersistableRecord {
     static var databaseTableName: String { "stamp" }
@@ -217,11 +254,11 @@ struct Stamp<Profile: StampStrategies>: Codable, FetchableRecord, MutablePersist
     }
 
     static var databaseColumnEncodingStrategy: DatabaseColumnEncodingStrategy {
-        Profile.snakeCase.encoding ? .convertToSnakeCase : .useDefaultKeys
+        Profile.columnEncoding ?? (Profile.snakeCase.encoding ? .convertToSnakeCase : .useDefaultKeys)
     }
 
     static var databaseColumnDecodingStrategy: DatabaseColumnDecodingStrategy {
-        Profile.snakeCase.decoding ? .convertFromSnakeCase : .useDefaultKeys
+        Profile.columnDecoding ?? (Profile.snakeCase.decoding ? .convertFromSnakeCase : .useDefaultKeys)
     }
 
     mutating func didInsert(_ inserted: InsertionSuccess) {
@@ -246,6 +283,7 @@ enum StampSteps {
         case .referenceDate: try perform(ReferenceDateProfile.self, step.profile, step.operation, db)
         case .custom: try perform(CustomProfile.self, step.profile, step.operation, db)
         case .mismatched: try perform(MismatchedProfile.self, step.profile, step.operation, db)
+        case .formatted: try perform(FormattedProfile.self, step.profile, step.operation, db)
         }
     }
 

@@ -89,6 +89,10 @@ public enum StampProfile: String, Sendable, Codable, CaseIterable {
     case custom
     /// Encodes `.deferredToDate`, decodes `.iso8601` and `.millisecondsSince1970` for `day`.
     case mismatched
+    /// `.formatted(DateFormatter)` both ways (milliseconds, UTC); column
+    /// names `.custom`: upper case to encode, and to decode the column's
+    /// name, but `created_at` as `snake`, a key the record lacks.
+    case formatted
 
     /// Whether it decodes `.convertFromSnakeCase`: then it selects
     /// `created_at`, not `createdAt` too, whose key would be the same.
