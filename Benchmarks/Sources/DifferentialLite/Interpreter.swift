@@ -110,6 +110,12 @@ final class Interpreter {
             return "changes: \(db.changesCount)"
         case .fail:
             throw ProgramFailure()
+        case .adapted(let fetch):
+            return try AdaptedFetches.fetch(fetch, db)
+        case .stamp(let step):
+            return try StampSteps.perform(step, db)
+        case .request(let use):
+            return try SQLRequests.fetch(use, db)
         case let .transaction(steps, end, catches):
             try db.inTransaction {
                 try runBlock(steps, path: path, db, catches: catches)

@@ -127,6 +127,12 @@ extension Step {
             return ["try \(call)sql: \"\(sql)\", arguments: \(values))"]
         case .fail:
             return ["throw ProgramFailure()"]
+        case .adapted(let fetch):
+            return fetch.lines
+        case .stamp(let step):
+            return step.lines
+        case .request(let use):
+            return use.lines
         case let .transaction(steps, end, catches), let .savepoint(steps, end, catches):
             let isTransaction = if case .transaction = self { true } else { false }
             var lines = ["try db.\(isTransaction ? "inTransaction" : "inSavepoint") {"

@@ -43,6 +43,12 @@ public indirect enum Step: Sendable, Codable, Hashable {
     case sql(String, [Value], fetches: Bool)
     /// Throws an error of the program's own.
     case fail
+    /// A raw SQL fetch through a row adapter.
+    case adapted(AdaptedFetch)
+    /// The `Codable` record of strategies, `Stamp<Profile>`.
+    case stamp(StampStep)
+    /// A request of interpolated SQL or a common table expression.
+    case request(SQLRequestUse)
     /// `db.inTransaction { ... }`: steps, then the end. When `catches`, each
     /// step's error is caught; otherwise the first one leaves the
     /// transaction, which rolls back.

@@ -89,7 +89,7 @@ struct Generator {
 
     mutating func step(depth: Int) -> Step {
         let table = pick(TableName.allCases)
-        switch int(0...99) {
+        switch int(0...121) {
         case 0..<45:
             let operation = pick(RecordOperation.allCases + [.insert, .insert, .save])
             let conflict: Conflict? = operation == .insert && chance(0.25) ? pick(Conflict.allCases) : nil
@@ -108,6 +108,12 @@ struct Generator {
             return sql()
         case 88..<92 where depth > 0:
             return .fail
+        case 100..<108:
+            return .adapted(adaptedFetch())
+        case 108..<116:
+            return .stamp(stampStep())
+        case 116..<122:
+            return .request(sqlRequest())
         default:
             guard depth < 2 else { return .query(query()) }
             let steps = steps(count: int(1...4), depth: depth + 1)
@@ -177,6 +183,79 @@ struct Generator {
         default:
             return .sql("SELECT t.name, COUNT(p.id), SUM(p.score) FROM team t LEFT JOIN player p ON p.teamId = t.id "
                         + "GROUP BY t.id ORDER BY t.id", [], fetches: true)
+        }
+    }
+
+    // MARK: Row adapters, Codable strategies, SQL requests
+
+    mutating func adaptedFetch() -> AdaptedFetch {
+        let adapter: AdapterUse
+        switch int(0...10) {
+        case 0: adapter = .suffix(int(0...8))
+        case 1:
+            let lower = int(0...8)
+            adapter = .range(lower, int(lower...8))
+        case 2, 3:
+            // Base columns: the first of a name wins (player's `name`, `id`);
+            // sometimes one that is missing, which throws.
+            var mapping: [String: String] = [:]
+            for base in ["id", "name", "city", "score", "teamId"].shuffled(using: &rng).prefix(int(1...3)) {
+                mapping[pick(["a", "b", "c", base, base.uppercased()])] = base
+            }
+            if chance(0.15) { mapping["z"] = "missing" }
+            adapter = .columnMapping(mapping)
+        case 4: adapter = .scopeWithBase
+        case 5: adapter = .scopes
+        case 6: adapter = .nestedScopes
+        case 7:
+            var counts = [int(0...5)]
+            counts.append(int(0...(8 - counts[0])))
+            if chance(0.5) { counts.append(8 - counts[0] - counts[1]) }
+            adapter = .splitting(counts)
+        case 8: adapter = .empty
+        case 9: adapter = .addingScopes
+        default: adapter = .renameColumns(uppercased: chance(0.5))
+        }
+        return AdaptedFetch(adapter: adapter, fetch: pick(AdaptedFetchKind.allCases),
+                            minimumScore: Int64(int(0...3)))
+    }
+
+    mutating func stampStep() -> StampStep {
+        let operation: StampOperation
+        switch int(0...9) {
+        case 0..<4:
+            operation = .insert(createdAt: chance(0.8) ? int(0...Value.dates.count - 1) : nil,
+                                day: chance(0.7) ? int(0...Value.dates.count - 1) : nil,
+                                payload: chance(0.6) ? pick([[], [0x61, 0x62], [0xff, 0x00, 0x10]]) : nil,
+                                token: chance(0.5) ? int(0...StampOperation.tokens.count - 1) : nil)
+        case 4, 5:
+            // What another program, or another strategy, may have stored. Not an ISO 8601
+            // date with a fraction of a second: GRDBLite's `.iso8601` reads it (bug pending a fix).
+            func stored() -> Value {
+                pick([.null, .int(1_000_000_000), .int(1_000_000_000_125), .real(1_700_000_000.5),
+                      .text("2001-09-09 01:46:40.125"), .text("2001-09-09T01:46:40Z"),
+                      .text("1000000000.5"), .text("x"), .text("6162")])
+            }
+            operation = .insertRaw([stored(), stored(), stored(), pick([.null, .text("ab"), .text("6162"), .int(7)])])
+        case 6..<9: operation = .fetchAll
+        default: operation = .fetchOneSQL
+        }
+        return StampStep(profile: pick(StampProfile.allCases), operation: operation)
+    }
+
+    mutating func sqlRequest() -> SQLRequestUse {
+        let score = Int64(int(0...3))
+        switch int(0...9) {
+        case 0: return .interpolated(score: score, teamIds: (0..<int(0...3)).map { _ in Int64(int(1...4)) })
+        case 1: return .literal(id: Int64(int(0...3)), name: value(.team, "name"))
+        case 2: return .cteSQL(score: score)
+        case 3: return .cteContains(city: pick(["x", "y"]))
+        case 4: return .cteJoin(city: pick(["x", "y"]))
+        case 5: return .recursive(limit: Int64(int(0...4)))
+        case 6: return .isEmpty(score: score)
+        case 7: return .columnsOf(alias: chance(0.5))
+        case 8: return .count(score: score)
+        default: return .exists(name: pick(["a", "b", "c"]))
         }
     }
 }

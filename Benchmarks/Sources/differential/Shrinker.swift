@@ -79,6 +79,26 @@ enum Shrinker {
             return [[.updateAll(table, nil, column: column, value)]]
         case let .deleteAll(table, .some):
             return [[.deleteAll(table, nil)]]
+        case .adapted(let fetch):
+            return smaller(fetch).map { [.adapted($0)] }
+        case let .stamp(stamp):
+            guard case let .insert(createdAt, day, payload, token) = stamp.operation else { return [] }
+            var result: [[Step]] = []
+            func variant(_ operation: StampOperation) {
+                guard operation != stamp.operation else { return }
+                result.append([.stamp(StampStep(profile: stamp.profile, operation: operation))])
+            }
+            variant(.insert(createdAt: nil, day: day, payload: payload, token: token))
+            variant(.insert(createdAt: createdAt, day: nil, payload: payload, token: token))
+            variant(.insert(createdAt: createdAt, day: day, payload: nil, token: token))
+            variant(.insert(createdAt: createdAt, day: day, payload: payload, token: nil))
+            return result
+        case let .request(.interpolated(score, teamIds)):
+            return teamIds.indices.map { index in
+                var fewer = teamIds
+                fewer.remove(at: index)
+                return [.request(.interpolated(score: score, teamIds: fewer))]
+            }
         default:
             return []
         }
@@ -99,6 +119,26 @@ enum Shrinker {
         variant { $0.limit = nil; $0.offset = nil }
         variant { $0.offset = nil }
         variant { $0.fetch = .all }
+        return result
+    }
+
+    /// Fetched as rows; a column mapping without one of its columns.
+    static func smaller(_ fetch: AdaptedFetch) -> [AdaptedFetch] {
+        var result: [AdaptedFetch] = []
+        if fetch.fetch != .rows {
+            var copy = fetch
+            copy.fetch = .rows
+            result.append(copy)
+        }
+        if case .columnMapping(let mapping) = fetch.adapter, mapping.count > 1 {
+            for key in mapping.keys.sorted() {
+                var copy = fetch
+                var fewer = mapping
+                fewer[key] = nil
+                copy.adapter = .columnMapping(fewer)
+                result.append(copy)
+            }
+        }
         return result
     }
 
