@@ -110,29 +110,6 @@ struct KnownDifference {
                         == difference.grdb.split(separator: "\n").filter { $0 != "didRollback" }
             }),
         KnownDifference(
-            name: "empty Data traced as zeroblob(0) (bug)",
-            reason: "GRDBLite bug pending a fix, found here: an empty `Data` argument is bound with "
-                + "`sqlite3_bind_zeroblob`, so the expanded trace shows `zeroblob(0)` where GRDB's shows `x''` "
-                + "(both store an empty blob).",
-            matches: { difference in
-                difference.kind == "sql" && difference.lite.contains("zeroblob(0)")
-                    && difference.lite.replacingOccurrences(of: "zeroblob(0)", with: "x''") == difference.grdb
-            }),
-        KnownDifference(
-            name: "ColumnMapping's missing-column message (bug)",
-            reason: "GRDBLite bug pending a fix, found here: a `ColumnMapping` of a missing column throws "
-                + "the same error (SQLITE_MISUSE) with another message than GRDB's.",
-            matches: { difference in
-                let lite = "error: DatabaseError(21/21): column mapping references missing column "
-                guard difference.kind == "result", difference.lite.hasPrefix(lite),
-                      let list = difference.lite.range(of: " (available columns: ")
-                else { return false }
-                let column = difference.lite[..<list.lowerBound].dropFirst(lite.count)
-                let columns = difference.lite[list.upperBound...].dropLast()
-                return difference.grdb == "error: DatabaseError(21/21): Mapping references missing column "
-                    + "\(column). Valid column names are: \(columns)."
-            }),
-        KnownDifference(
             name: "strategies read a column without SQLite's conversions (bug)",
             reason: "GRDBLite bug pending a fix, found here: a `Codable` record's `Date` and `Data` "
                 + "decoding strategies (`.millisecondsSince1970`, `.timeIntervalSince1970`, `.deferredToData`...) "
@@ -180,17 +157,6 @@ struct KnownDifference {
             matches: { difference in
                 difference.kind == "result" && difference.grdb.hasPrefix("error: RowDecodingError: ")
                     && !difference.grdb.contains(", sql: `") && difference.lite.hasPrefix(difference.grdb + ", sql: `")
-            }),
-        KnownDifference(
-            name: "EncodingError of non-UTF-8 data as text (bug)",
-            reason: "GRDBLite bug pending a fix, found here: `databaseDataEncodingStrategy` `.text` of bytes "
-                + "that are not UTF-8 throws the same `EncodingError.invalidValue` with another debug description.",
-            matches: { difference in
-                difference.kind == "result"
-                    && difference.lite.hasSuffix("Debug description: data that is not UTF-8 can't be stored as text")
-                    && difference.lite.replacingOccurrences(
-                        of: "data that is not UTF-8 can't be stored as text",
-                        with: "Non-UTF8 data can't be encoded as text in the database") == difference.grdb
             }),
     ]
 

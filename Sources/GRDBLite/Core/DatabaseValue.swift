@@ -204,7 +204,13 @@ func bindBlob(_ data: Data, to sqliteStatement: OpaquePointer, at index: CInt) -
             return sqlite3_bind_blob64(
                 sqliteStatement, index, start, sqlite3_uint64(buffer.count), grdblite_transient())
         }
-        return sqlite3_bind_zeroblob(sqliteStatement, index, 0)
+        // Empty: a non-null pointer to no byte (a null one would bind
+        // NULL). Not a zeroblob, which the expanded SQL shows as
+        // `zeroblob(0)` where GRDB's shows `x''`.
+        var none: UInt8 = 0
+        return withUnsafeBytes(of: &none) {
+            sqlite3_bind_blob64(sqliteStatement, index, $0.baseAddress, 0, grdblite_transient())
+        }
     }
 }
 

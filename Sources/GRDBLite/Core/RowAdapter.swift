@@ -177,8 +177,8 @@ public struct ColumnMapping: RowAdapter {
             guard let index = layout._layoutIndex(ofColumn: baseName) else {
                 throw DatabaseError(
                     resultCode: .SQLITE_MISUSE,
-                    message: "column mapping references missing column \(baseName) "
-                        + "(available columns: \(columns.map(\.1).joined(separator: ", ")))")
+                    message: "Mapping references missing column \(baseName). "
+                        + "Valid column names are: \(columns.map(\.1).joined(separator: ", ")).")
             }
             return (columns[index].0, name)
         }

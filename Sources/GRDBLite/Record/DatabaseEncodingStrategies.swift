@@ -16,7 +16,7 @@ public enum DatabaseDataEncodingStrategy: Sendable {
         case .text:
             guard let string = String(data: data, encoding: .utf8) else {
                 throw EncodingError.invalidValue(data, EncodingError.Context(
-                    codingPath: [], debugDescription: "data that is not UTF-8 can't be stored as text"))
+                    codingPath: [], debugDescription: "Non-UTF8 data can't be encoded as text in the database"))
             }
             return string.databaseValue
         case .custom(let encode):

@@ -68,6 +68,21 @@ private struct Player: Encodable, PersistableRecord {
         }
     }
 
+    /// As GRDB, word for word (found by the differential harness).
+    @Test func dataThatIsNotUTF8IsAnEncodingErrorAsText() throws {
+        struct Blob: Encodable, PersistableRecord {
+            static func databaseDataEncodingStrategy(for column: String) -> DatabaseDataEncodingStrategy { .text }
+            var payload: Data
+        }
+        #expect(try Blob(payload: Data("é".utf8)).databaseDictionary == ["payload": "é".databaseValue])
+        let error = try #require(throws: EncodingError.self) { try Blob(payload: Data([0xFF])).databaseDictionary }
+        guard case .invalidValue(_, let context) = error else {
+            Issue.record("\(error)")
+            return
+        }
+        #expect(context.debugDescription == "Non-UTF8 data can't be encoded as text in the database")
+    }
+
     @Test func snakeCaseAndStrategies() throws {
         struct Event: Encodable, PersistableRecord {
             static let databaseColumnEncodingStrategy = DatabaseColumnEncodingStrategy.convertToSnakeCase

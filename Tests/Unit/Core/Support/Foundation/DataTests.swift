@@ -35,6 +35,20 @@ import GRDBLite
         }
     }
 
+    /// As GRDB: the expanded SQL shows `x''`, not `zeroblob(0)` (found by
+    /// the differential harness).
+    @Test func emptyDataExpandsAsAnEmptyBlobLiteral() throws {
+        var configuration = Configuration()
+        configuration.publicStatementArguments = true
+        let dbQueue = try DatabaseQueue(configuration: configuration)
+        try dbQueue.read { db throws in
+            let sql = try recordedSQL(db) {
+                _ = try Data.fetchOne(db, sql: "SELECT ?", arguments: [Data()])
+            }
+            #expect(sql == ["SELECT x''"])
+        }
+    }
+
     /// `zeroblob(n)` values are expanded when read: every read of a
     /// statement's column gives their zero bytes.
     @Test func zeroblobsReadAsZeroBytes() throws {
