@@ -229,11 +229,11 @@ struct Generator {
                                 payload: chance(0.6) ? pick([[], [0x61, 0x62], [0xff, 0x00, 0x10]]) : nil,
                                 token: chance(0.5) ? int(0...StampOperation.tokens.count - 1) : nil)
         case 4, 5:
-            // What another program, or another strategy, may have stored. Not an ISO 8601
-            // date with a fraction of a second: GRDBLite's `.iso8601` reads it (bug pending a fix).
+            // What another program, or another strategy, may have stored.
             func stored() -> Value {
                 pick([.null, .int(1_000_000_000), .int(1_000_000_000_125), .real(1_700_000_000.5),
                       .text("2001-09-09 01:46:40.125"), .text("2001-09-09T01:46:40Z"),
+                      .text("2001-09-09T01:46:40.125Z"),
                       .text("1000000000.5"), .text("x"), .text("6162")])
             }
             operation = .insertRaw([stored(), stored(), stored(), pick([.null, .text("ab"), .text("6162"), .int(7)])])

@@ -28,7 +28,8 @@ public enum DatabaseDateDecodingStrategy: @unchecked Sendable {
     case timeIntervalSince1970
     /// Numbers of milliseconds since 1970-01-01.
     case millisecondsSince1970
-    /// ISO 8601 text.
+    /// ISO 8601 text, as `ISO8601DateFormatter` reads it with
+    /// `.withInternetDateTime`: no fraction of a second (as GRDB).
     case iso8601
     /// Text parsed with a formatter.
     case formatted(DateFormatter)
@@ -46,7 +47,7 @@ public enum DatabaseDateDecodingStrategy: @unchecked Sendable {
         case .millisecondsSince1970:
             return Double.fromDatabaseValue(dbValue).map { Date(timeIntervalSince1970: $0 / 1000) }
         case .iso8601:
-            return String.fromDatabaseValue(dbValue).flatMap { try? Date($0, strategy: .iso8601) }
+            return String.fromDatabaseValue(dbValue).flatMap(internetDateFormatter.date(from:))
         case .formatted(let formatter):
             return String.fromDatabaseValue(dbValue).flatMap(formatter.date(from:))
         case .custom(let decode):
@@ -108,3 +109,14 @@ extension String {
         return words.map { $0.lowercased() }.joined(separator: "_")
     }
 }
+
+/// The `.iso8601` date decoding strategy's parser: the same formatter as
+/// GRDB's, so that the same texts are dates (`Date.ISO8601FormatStyle`
+/// also reads a fraction of a second, GRDB doesn't).
+// nonisolated(unsafe): a configured formatter can be used from several
+// threads, as for `.formatted` (and as GRDB assumes).
+nonisolated(unsafe) private let internetDateFormatter: ISO8601DateFormatter = {
+    let formatter = ISO8601DateFormatter()
+    formatter.formatOptions = .withInternetDateTime
+    return formatter
+}()

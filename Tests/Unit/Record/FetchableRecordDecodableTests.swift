@@ -240,6 +240,26 @@ private struct RootedNode: Decodable, FetchableRecord {
         }
     }
 
+    /// `.iso8601` reads what GRDB's formatter reads: no fraction of a
+    /// second (found by the differential harness), an offset or `Z`.
+    @Test func iso8601DateStrategy() throws {
+        struct Event: Decodable, FetchableRecord {
+            static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy { .iso8601 }
+            var date: Date
+        }
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { db throws in
+            let plain = try Event.fetchOne(db, sql: "SELECT '2001-09-09T01:46:40Z' AS date")
+            #expect(plain?.date == Date(timeIntervalSince1970: 1_000_000_000))
+            let offset = try Event.fetchOne(db, sql: "SELECT '2001-09-09T03:46:40+02:00' AS date")
+            #expect(offset?.date == Date(timeIntervalSince1970: 1_000_000_000))
+            #expect(throws: RowDecodingError.self) {
+                try Event.fetchOne(db, sql: "SELECT '2001-09-09T01:46:40.125Z' AS date")
+            }
+            #expect(throws: RowDecodingError.self) { try Event.fetchOne(db, sql: "SELECT '2001-09-09 01:46:40' AS date") }
+        }
+    }
+
     /// With the default strategy, dates read from the column's bytes on
     /// cursor rows, and from database values on copied rows: the same
     /// dates, and the same errors.
