@@ -208,6 +208,7 @@ func bindBlob(_ data: Data, to sqliteStatement: OpaquePointer, at index: CInt) -
         // NULL). Not a zeroblob, which the expanded SQL shows as
         // `zeroblob(0)` where GRDB's shows `x''`.
         var none: UInt8 = 0
+        // unsafe bytes: alive for the call; SQLite reads none of them.
         return withUnsafeBytes(of: &none) {
             sqlite3_bind_blob64(sqliteStatement, index, $0.baseAddress, 0, grdblite_transient())
         }
