@@ -310,7 +310,12 @@ private struct SchemaObject: Hashable {
     /// The tables, indexes, views and triggers of the app.
     static func userObjects(_ db: Database) throws -> Set<SchemaObject> {
         try Set(Row.fetchAll(db, sql: "SELECT type, name, tbl_name, sql FROM main.sqlite_master")
-            .map { SchemaObject(type: $0["type"], name: $0["name"], tableName: $0["tbl_name"], sql: $0["sql"]) }
+            .map { row in
+                // Read as `schemaText`: a damaged file may hold bytes or NULL there.
+                SchemaObject(
+                    type: row.schemaText("type") ?? "", name: row.schemaText("name") ?? "",
+                    tableName: row.schemaText("tbl_name") ?? "", sql: row.schemaText("sql"))
+            }
             .filter { !Database.isSQLiteInternalTable($0.name) && !Database.isGRDBInternalTable($0.name) })
     }
 }

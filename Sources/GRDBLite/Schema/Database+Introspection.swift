@@ -348,8 +348,10 @@ extension Database {
         if let objects = cache(SchemaCache.self).schemaObjects[schemaName] { return objects }
         let master =
             schemaName == "temp" ? "sqlite_temp_master" : "\(schemaName.quotedDatabaseIdentifier).sqlite_master"
+        // Read as `schemaText`: a damaged file may hold bytes or NULL there.
         let objects = try Set(Row.fetchAll(self, sql: "SELECT type, name FROM \(master)").map {
-            SchemaCache.SchemaObject(type: $0["type"], name: CaseInsensitiveIdentifier($0["name"]))
+            SchemaCache.SchemaObject(
+                type: $0.schemaText("type") ?? "", name: CaseInsensitiveIdentifier($0.schemaText("name") ?? ""))
         })
         cache(SchemaCache.self).schemaObjects[schemaName] = objects
         return objects

@@ -349,4 +349,37 @@ import TestSupport
             #expect(try db.primaryKey("child").columns == ["rowid"])
         }
     }
+
+    /// Found by Fuzz/DatabaseFile.swift: a damaged file whose
+    /// `sqlite_master` holds bytes where SQLite writes text (the type of
+    /// an index) trapped introspection (a `String` read of its rows); it is
+    /// read as the rest of the schema, as SQLite itself reads it.
+    @Test(arguments: ["CAST('index' AS BLOB)", "x'ff'", "NULL"])
+    func schemaObjectsThatAreNotTextDoNotTrap(type: String) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try DatabaseQueue(path: directory.path()).writeWithoutTransaction { db throws in
+            try db.execute(sql: """
+                CREATE TABLE team(id INTEGER PRIMARY KEY, name TEXT UNIQUE);
+                INSERT INTO team VALUES (1, 'Reds');
+                PRAGMA writable_schema = ON;
+                UPDATE sqlite_master SET type = \(type) WHERE name = 'sqlite_autoindex_team_1';
+                PRAGMA writable_schema = OFF;
+                """)
+        }
+        let dbQueue = try DatabaseQueue(path: directory.path())
+        try dbQueue.read { db throws in
+            #expect(try db.tableExists("team"))
+            #expect(try !db.tableExists("sqlite_autoindex_team_1"))
+            #expect(try String.fetchAll(db, sql: "SELECT name FROM team") == ["Reds"])
+        }
+        // The migrator compares schemas with the same rows.
+        var migrator = DatabaseMigrator()
+        migrator.eraseDatabaseOnSchemaChange = true
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: "CREATE TABLE IF NOT EXISTS team(id INTEGER PRIMARY KEY, name TEXT UNIQUE)")
+        }
+        try migrator.migrate(dbQueue)
+        #expect(try dbQueue.read { db throws in try db.tableExists("team") })
+    }
 }
