@@ -256,7 +256,9 @@ private struct RootedNode: Decodable, FetchableRecord {
             #expect(throws: RowDecodingError.self) {
                 try Event.fetchOne(db, sql: "SELECT '2001-09-09T01:46:40.125Z' AS date")
             }
-            #expect(throws: RowDecodingError.self) { try Event.fetchOne(db, sql: "SELECT '2001-09-09 01:46:40' AS date") }
+            #expect(throws: RowDecodingError.self) {
+                try Event.fetchOne(db, sql: "SELECT '2001-09-09 01:46:40' AS date")
+            }
         }
     }
 
