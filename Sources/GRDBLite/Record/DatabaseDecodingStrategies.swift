@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 
 /// How `Data` properties of `Decodable` records are read.
@@ -12,6 +13,22 @@ public enum DatabaseDataDecodingStrategy: Sendable {
         case .deferredToData: Data.fromDatabaseValue(dbValue)
         case .custom(let decode): decode(dbValue)
         }
+    }
+
+    /// The data of column `index` of `row`. A statement's column converts as
+    /// SQLite does (a number reads as the bytes of its text), as GRDB reads
+    /// it; database values and copied rows are strict.
+    func decode(row: Row, columnIndex index: Int) throws -> Data {
+        if case .deferredToData = self, let sqliteStatement = row.sqliteStatement,
+           let data = Data(sqliteStatement: sqliteStatement, index: CInt(truncatingIfNeeded: row.offset &+ index))
+        {
+            return data
+        }
+        let dbValue = row.databaseValue(atUncheckedIndex: index)
+        guard let data = decode(dbValue) else {
+            throw RowDecodingError.valueMismatch(Data.self, row: row, columnIndex: index, databaseValue: dbValue)
+        }
+        return data
     }
 }
 
@@ -52,6 +69,46 @@ public enum DatabaseDateDecodingStrategy: @unchecked Sendable {
             return String.fromDatabaseValue(dbValue).flatMap(formatter.date(from:))
         case .custom(let decode):
             return decode(dbValue)
+        }
+    }
+
+    /// The date of column `index` of `row`. A statement's column converts as
+    /// SQLite does (text read as a number of seconds, a number as text), as
+    /// GRDB reads it; database values and copied rows are strict.
+    func decode(row: Row, columnIndex index: Int) throws -> Date {
+        if case .deferredToDate = self {
+            // Read from the column's bytes, as a `Date` property of
+            // `init(row:)` reads, without the `String` of a `DatabaseValue`.
+            return try row.fastDecode(Date.self, atUncheckedIndex: index)
+        }
+        if let sqliteStatement = row.sqliteStatement,
+           let date = decode(sqliteStatement: sqliteStatement, index: CInt(truncatingIfNeeded: row.offset &+ index))
+        {
+            return date
+        }
+        let dbValue = row.databaseValue(atUncheckedIndex: index)
+        guard let date = decode(dbValue) else {
+            throw RowDecodingError.valueMismatch(Date.self, row: row, columnIndex: index, databaseValue: dbValue)
+        }
+        return date
+    }
+
+    /// The date of a statement's column, for the strategies that read a
+    /// number or a text; nil for the others, and for NULL.
+    private func decode(sqliteStatement: SQLiteStatement, index: CInt) -> Date? {
+        switch self {
+        case .timeIntervalSinceReferenceDate:
+            Double(sqliteStatement: sqliteStatement, index: index).map(Date.init(timeIntervalSinceReferenceDate:))
+        case .timeIntervalSince1970:
+            Double(sqliteStatement: sqliteStatement, index: index).map(Date.init(timeIntervalSince1970:))
+        case .millisecondsSince1970:
+            Double(sqliteStatement: sqliteStatement, index: index).map { Date(timeIntervalSince1970: $0 / 1000) }
+        case .iso8601:
+            String(sqliteStatement: sqliteStatement, index: index).flatMap(internetDateFormatter.date(from:))
+        case .formatted(let formatter):
+            String(sqliteStatement: sqliteStatement, index: index).flatMap(formatter.date(from:))
+        case .deferredToDate, .custom:
+            nil
         }
     }
 }

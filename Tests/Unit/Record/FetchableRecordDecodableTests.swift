@@ -262,6 +262,58 @@ private struct RootedNode: Decodable, FetchableRecord {
         }
     }
 
+    /// With `.convertFromSnakeCase`, two columns of one key: the last one
+    /// is decoded, as in GRDB (found by the differential harness).
+    @Test func snakeCaseKeyOfTwoColumnsReadsTheLast() throws {
+        struct Event: Decodable, FetchableRecord {
+            static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
+            var createdAt: String
+        }
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { db throws in
+            let sql = "SELECT 'first' AS createdAt, 'last' AS created_at"
+            #expect(try Event.fetchOne(db, sql: sql)?.createdAt == "last")
+            let row = try #require(try Row.fetchOne(db, sql: sql))
+            #expect(try Event(row: row).createdAt == "last")
+        }
+    }
+
+    /// Date and data strategies read a statement's column as SQLite
+    /// converts it, as GRDB does (found by the differential harness): text
+    /// is a number for the numeric strategies, a number is text for
+    /// `.iso8601` and bytes for `.deferredToData`. Copied rows are strict.
+    @Test func strategiesConvertAStatementColumnAsSQLite() throws {
+        struct Event: Decodable, FetchableRecord {
+            static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy {
+                switch column {
+                case "ms": .millisecondsSince1970
+                case "seconds": .timeIntervalSince1970
+                default: .iso8601
+                }
+            }
+            var ms: Date
+            var seconds: Date
+            var iso: Date?
+            var data: Data
+        }
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { db throws in
+            let sql = "SELECT '1500' AS ms, '2.5e0' AS seconds, NULL AS iso, 7 AS data"
+            let event = try #require(try Event.fetchOne(db, sql: sql))
+            #expect(event.ms == Date(timeIntervalSince1970: 1.5))
+            #expect(event.seconds == Date(timeIntervalSince1970: 2.5))
+            #expect(event.iso == nil)
+            #expect(event.data == Data("7".utf8))
+            // A number is not ISO 8601 text, even as SQLite's text.
+            #expect(throws: RowDecodingError.self) {
+                try Event.fetchOne(db, sql: "SELECT 1 AS ms, 2 AS seconds, 20010909 AS iso, x'00' AS data")
+            }
+            let copied = try #require(try Row.fetchOne(db, sql: sql))
+            let error = #expect(throws: RowDecodingError.self) { try Event(row: copied) }
+            #expect(error?.key == "ms")
+        }
+    }
+
     /// With the default strategy, dates read from the column's bytes on
     /// cursor rows, and from database values on copied rows: the same
     /// dates, and the same errors.

@@ -16,14 +16,11 @@ enum RecordValueDecoding<Record: FetchableRecord> {
         if T.self == Date.self {
             let strategy = Record.databaseDateDecodingStrategy(for: row.columnName(atUncheckedIndex: index))
             // Unsafe: T is Date (a cast with `as!` is a runtime call).
-            return unsafeBitCast(try decodeDate(strategy, row: row, columnIndex: index), to: T.self)
+            return unsafeBitCast(try strategy.decode(row: row, columnIndex: index), to: T.self)
         }
         if T.self == Data.self {
-            let dbValue = row.databaseValue(atUncheckedIndex: index)
-            let column = row.columnName(atUncheckedIndex: index)
-            guard let data = Record.databaseDataDecodingStrategy(for: column).decode(dbValue) else {
-                throw RowDecodingError.valueMismatch(Data.self, row: row, columnIndex: index, databaseValue: dbValue)
-            }
+            let strategy = Record.databaseDataDecodingStrategy(for: row.columnName(atUncheckedIndex: index))
+            let data = try strategy.decode(row: row, columnIndex: index)
             // Unsafe: T is Data.
             return unsafeBitCast(data, to: T.self)
         }
@@ -40,21 +37,6 @@ enum RecordValueDecoding<Record: FetchableRecord> {
         } catch is JSONRequired {
             return try decodeJSON(T.self, row: row, columnIndex: index)
         }
-    }
-
-    /// Decodes a date with the strategy of its column.
-    static func decodeDate(_ strategy: DatabaseDateDecodingStrategy, row: Row, columnIndex index: Int) throws -> Date {
-        if case .deferredToDate = strategy {
-            // The default: read from the column's bytes, as a `Date`
-            // property of `init(row:)` reads, without the `String` of a
-            // `DatabaseValue`. Same result as `Date.fromDatabaseValue`.
-            return try row.fastDecode(Date.self, atUncheckedIndex: index)
-        }
-        let dbValue = row.databaseValue(atUncheckedIndex: index)
-        guard let date = strategy.decode(dbValue) else {
-            throw RowDecodingError.valueMismatch(Date.self, row: row, columnIndex: index, databaseValue: dbValue)
-        }
-        return date
     }
 
     private static func decodeFast<V: DatabaseValueConvertible & StatementColumnConvertible>(

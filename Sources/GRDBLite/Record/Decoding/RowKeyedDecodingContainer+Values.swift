@@ -130,7 +130,7 @@ extension RowKeyedDecodingContainer {
             return date
         }
         return try withRow { row in
-            try RecordValueDecoding<Record>.decodeDate(strategy, row: row, columnIndex: Int(column) &- row.offset)
+            try strategy.decode(row: row, columnIndex: Int(column) &- row.offset)
         }
     }
 

@@ -34,7 +34,9 @@ struct RowKeyedDecodingContainer<Record: FetchableRecord, Key: CodingKey>: Keyed
         var usesDefaultKeys = false
         let strategy = Record.databaseColumnDecodingStrategy
         if case .useDefaultKeys = strategy { usesDefaultKeys = true } else {
-            for column in row.columnNames where columnForKey[strategy.keyName(forColumn: column)] == nil {
+            // The last column of a key wins, as in GRDB (`createdAt` and
+            // `created_at` with `.convertFromSnakeCase`).
+            for column in row.columnNames {
                 columnForKey[strategy.keyName(forColumn: column)] = column
             }
         }

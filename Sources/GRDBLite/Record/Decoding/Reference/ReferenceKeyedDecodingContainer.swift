@@ -33,7 +33,9 @@ struct ReferenceKeyedDecodingContainer<Record: FetchableRecord, Key: CodingKey>:
             columnForKey = nil
         } else {
             var columnForKey: [String: String] = [:]
-            for column in row.columnNames where columnForKey[strategy.keyName(forColumn: column)] == nil {
+            // The last column of a key wins, as in GRDB (`createdAt` and
+            // `created_at` with `.convertFromSnakeCase`).
+            for column in row.columnNames {
                 columnForKey[strategy.keyName(forColumn: column)] = column
             }
             self.columnForKey = columnForKey

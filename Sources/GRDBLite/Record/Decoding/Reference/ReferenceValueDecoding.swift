@@ -12,15 +12,11 @@ enum ReferenceValueDecoding<Record: FetchableRecord> {
     {
         let column = row.columnName(atUncheckedIndex: index)
         if T.self == Date.self {
-            let date = try decodeDate(Record.databaseDateDecodingStrategy(for: column), row: row, columnIndex: index)
+            let date = try Record.databaseDateDecodingStrategy(for: column).decode(row: row, columnIndex: index)
             return date as! T
         }
         if T.self == Data.self {
-            let dbValue = row.databaseValue(atUncheckedIndex: index)
-            guard let data = Record.databaseDataDecodingStrategy(for: column).decode(dbValue) else {
-                throw RowDecodingError.valueMismatch(Data.self, row: row, columnIndex: index, databaseValue: dbValue)
-            }
-            return data as! T
+            return try Record.databaseDataDecodingStrategy(for: column).decode(row: row, columnIndex: index) as! T
         }
         if let type = T.self as? any (DatabaseValueConvertible & StatementColumnConvertible).Type {
             return try decodeColumn(type, row: row, index: index) as! T
@@ -35,18 +31,6 @@ enum ReferenceValueDecoding<Record: FetchableRecord> {
         } catch is JSONRequired {
             return try decodeJSON(T.self, row: row, columnIndex: index)
         }
-    }
-
-    /// Decodes a date with the strategy of its column.
-    static func decodeDate(_ strategy: DatabaseDateDecodingStrategy, row: Row, columnIndex index: Int) throws -> Date {
-        if case .deferredToDate = strategy {
-            return try row.fastDecode(Date.self, atUncheckedIndex: index)
-        }
-        let dbValue = row.databaseValue(atUncheckedIndex: index)
-        guard let date = strategy.decode(dbValue) else {
-            throw RowDecodingError.valueMismatch(Date.self, row: row, columnIndex: index, databaseValue: dbValue)
-        }
-        return date
     }
 
     private static func decodeColumn<V: DatabaseValueConvertible & StatementColumnConvertible>(
