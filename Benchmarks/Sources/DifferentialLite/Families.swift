@@ -318,7 +318,7 @@ enum StampSteps {
             }
             return try request.fetchAll(db).map(\.text).joined(separator: "\n")
         case .fetchOneSQL:
-            let sql = "SELECT \(StampOperation.selection(profile)) FROM stamp ORDER BY id DESC"
+            let sql = "SELECT * FROM stamp ORDER BY id DESC"
             return try Stamp<Profile>.fetchOne(db, sql: sql)?.text ?? "nil"
         }
     }

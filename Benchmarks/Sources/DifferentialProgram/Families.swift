@@ -94,8 +94,9 @@ public enum StampProfile: String, Sendable, Codable, CaseIterable {
     /// name, but `created_at` as `snake`, a key the record lacks.
     case formatted
 
-    /// Whether it decodes `.convertFromSnakeCase`: then it selects
-    /// `created_at`, not `createdAt` too, whose key would be the same.
+    /// Whether it decodes `.convertFromSnakeCase`: then `fetchAll` selects
+    /// `created_at`, not `createdAt` too, whose key would be the same;
+    /// `fetchOneSQL` selects both (the last column of a key is decoded).
     public var decodesSnakeCase: Bool { self == .iso8601 }
 }
 
@@ -110,13 +111,10 @@ public enum StampOperation: Sendable, Codable, Hashable {
     case insertRaw([Value])
     /// `Stamp<Profile>.order(Column("id")).fetchAll(db)`.
     case fetchAll
-    /// `Stamp<Profile>.fetchOne(db, sql: "SELECT * FROM stamp ORDER BY id DESC")`.
+    /// `Stamp<Profile>.fetchOne(db, sql: "SELECT * FROM stamp ORDER BY id DESC")`: with
+    /// `.convertFromSnakeCase`, `createdAt` and `created_at` are one key.
     case fetchOneSQL
 
-    /// The columns a profile fetches (see ``StampProfile/decodesSnakeCase``).
-    public static func selection(_ profile: StampProfile) -> String {
-        profile.decodesSnakeCase ? "id, created_at, day, payload, token" : "*"
-    }
 
     /// The UUIDs a program stores.
     public static let tokens = ["E621E1F8-C36C-495A-93FC-0C247A3E6E5F", "00000000-0000-0000-0000-00000000000A"]

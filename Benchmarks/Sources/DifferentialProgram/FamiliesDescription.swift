@@ -68,8 +68,7 @@ extension StampStep {
                     + "Column(\"token\"))" : ""
             lines.append("try \(type)\(selection).order(Column(\"id\")).fetchAll(db)")
         case .fetchOneSQL:
-            lines.append("try \(type).fetchOne(db, sql: \"SELECT \(StampOperation.selection(profile)) "
-                + "FROM stamp ORDER BY id DESC\")")
+            lines.append("try \(type).fetchOne(db, sql: \"SELECT * FROM stamp ORDER BY id DESC\")")
         }
         return lines
     }

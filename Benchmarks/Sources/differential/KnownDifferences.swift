@@ -110,34 +110,10 @@ struct KnownDifference {
                         == difference.grdb.split(separator: "\n").filter { $0 != "didRollback" }
             }),
         KnownDifference(
-            name: "strategies read a column without SQLite's conversions (bug)",
-            reason: "GRDBLite bug pending a fix, found here: a `Codable` record's `Date` and `Data` "
-                + "decoding strategies (`.millisecondsSince1970`, `.timeIntervalSince1970`, `.deferredToData`...) "
-                + "throw on a value of another storage class (text for a number, an integer for data); GRDB "
-                + "converts it as SQLite does, as the porting guide says of a statement's columns (and may "
-                + "throw at a later column or row).",
-            matches: { difference in
-                // GRDBLite's error, where GRDB decodes the row, or throws at a later column of it.
-                func decodingError(_ text: String) -> (column: Int, row: Substring)? {
-                    guard text.hasPrefix("error: RowDecodingError: could not decode Date from database value ")
-                        || text.hasPrefix("error: RowDecodingError: could not decode Data from database value "),
-                        let index = text.range(of: ", column index: "), let row = text.range(of: ", row: [")
-                    else { return nil }
-                    return Int(text[index.upperBound...].prefix { $0.isNumber }).map { ($0, text[row.lowerBound...]) }
-                }
-                // Stamps are fetched by id: `row: [id:N ...`.
-                func id(_ row: Substring) -> Int? { Int(row.dropFirst(", row: [id:".count).prefix { $0.isNumber }) }
-                guard difference.kind == "result", let lite = decodingError(difference.lite) else { return false }
-                if difference.grdb.hasPrefix("Stamp(") { return true }
-                guard let grdb = decodingError(difference.grdb) else { return false }
-                if grdb.row == lite.row { return grdb.column > lite.column }
-                return (id(lite.row) ?? .max) < (id(grdb.row) ?? .min)
-            }),
-        KnownDifference(
-            name: "RowDecodingError of a missing column (bug)",
-            reason: "GRDBLite bug pending a fix, found here: a record decoded from an adapted row that lacks "
-                + "a column throws a `RowDecodingError` whose message adds the type, the available columns, the "
-                + "SQL and arguments when it has them (GRDB: `column not found: \"score\" - row: [id:1]`).",
+            name: "RowDecodingError of a missing column",
+            reason: "Porting guide: a `RowDecodingError` of a missing column names the requested type and the "
+                + "row's columns, and quotes the SQL of an adapted row's statement (GRDB: "
+                + "`column not found: \"score\" - row: [id:1]`).",
             matches: { difference in
                 let grdbPrefix = "error: RowDecodingError: column not found: "
                 guard difference.kind == "result", difference.grdb.hasPrefix(grdbPrefix),
@@ -150,10 +126,9 @@ struct KnownDifference {
                     && (difference.lite.hasSuffix(", row: \(row)") || difference.lite.contains(", row: \(row), sql: `"))
             }),
         KnownDifference(
-            name: "RowDecodingError of an adapted row quotes its SQL (bug)",
-            reason: "GRDBLite bug pending a fix, found here: a record that fails to decode a value of a row "
-                + "fetched through a row adapter throws a `RowDecodingError` that ends with the SQL and "
-                + "arguments; GRDB's message has none for an adapted row.",
+            name: "RowDecodingError of an adapted row quotes its SQL",
+            reason: "Porting guide: a `RowDecodingError` of a row read through a row adapter or an association "
+                + "quotes the SQL and arguments of its statement; GRDB's message has none for an adapted row.",
             matches: { difference in
                 difference.kind == "result" && difference.grdb.hasPrefix("error: RowDecodingError: ")
                     && !difference.grdb.contains(", sql: `") && difference.lite.hasPrefix(difference.grdb + ", sql: `")
