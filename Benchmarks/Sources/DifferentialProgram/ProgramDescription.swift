@@ -18,7 +18,8 @@ extension Program: CustomStringConvertible {
         }
         lines.append("let dbPool = try DatabasePool(path: path) // WAL")
         lines += schema.lines.map {
-            $0.replacing("dbQueue.inDatabase", with: "dbPool.writeWithoutTransaction").replacing("dbQueue", with: "dbPool")
+            $0.replacing("dbQueue.inDatabase", with: "dbPool.writeWithoutTransaction")
+                .replacing("dbQueue", with: "dbPool")
         }
         if observesTransactions {
             lines.append("try dbPool.writeWithoutTransaction { db in "

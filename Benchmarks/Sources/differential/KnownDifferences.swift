@@ -17,9 +17,22 @@ struct KnownDifference {
                 func withoutSQL(_ text: String) -> Substring? {
                     text.range(of: ", sql: `").map { text[..<$0.lowerBound] }
                 }
-                return difference.kind == "placeholders" || difference.kind == "result"
-                    && difference.lite.contains("RowDecodingError") && withoutSQL(difference.lite) != nil
-                    && withoutSQL(difference.lite) == withoutSQL(difference.grdb)
+                func quotedSQL(_ text: String) -> Substring? {
+                    guard let start = text.range(of: ", sql: `") else { return nil }
+                    return text[start.upperBound...].prefix { $0 != "`" }
+                }
+                switch difference.kind {
+                case "placeholders":
+                    let (lite, grdb) = (difference.lite.split(separator: "\n"), difference.grdb.split(separator: "\n"))
+                    return lite.count == grdb.count && zip(lite, grdb).allSatisfy(boundOnly)
+                case "result":
+                    guard difference.lite.contains("RowDecodingError"), let lite = quotedSQL(difference.lite),
+                          let grdb = quotedSQL(difference.grdb)
+                    else { return false }
+                    return withoutSQL(difference.lite) == withoutSQL(difference.grdb) && boundOnly(lite, grdb)
+                default:
+                    return false
+                }
             }),
         KnownDifference(
             name: "migrator reads grdb_migrations once",
@@ -142,7 +155,9 @@ struct KnownDifference {
                     return lite.lines == grdb.lines && lite.fetches < grdb.fetches
                 case "values":
                     guard difference.lite.isEmpty, let last = difference.lastValue else { return false }
-                    return (1...3).contains { difference.grdb == Array(repeating: last, count: $0).joined(separator: "\n") }
+                    return (1...3).contains { count in
+                        difference.grdb == Array(repeating: last, count: count).joined(separator: "\n")
+                    }
                 default:
                     return false
                 }
@@ -197,6 +212,30 @@ struct KnownDifference {
                     && !difference.grdb.contains(", sql: `") && difference.lite.hasPrefix(difference.grdb + ", sql: `")
             }),
     ]
+
+    /// Whether GRDBLite's SQL is GRDB's with `?` where GRDB has a literal:
+    /// an integer after `LIMIT ` or `OFFSET `, or `NULL`.
+    static func boundOnly(_ lite: Substring, _ grdb: Substring) -> Bool {
+        var (l, g) = (lite.startIndex, grdb.startIndex)
+        while l < lite.endIndex && g < grdb.endIndex {
+            if lite[l] == grdb[g] {
+                (l, g) = (lite.index(after: l), grdb.index(after: g))
+                continue
+            }
+            guard lite[l] == "?" else { return false }
+            let literal: Substring
+            if grdb[g...].hasPrefix("NULL") {
+                literal = grdb[g...].prefix(4)
+            } else if grdb[..<g].hasSuffix("LIMIT ") || grdb[..<g].hasSuffix("OFFSET ") {
+                literal = grdb[g...].prefix { $0.isASCII && $0.isNumber }
+            } else {
+                return false
+            }
+            guard !literal.isEmpty else { return false }
+            (l, g) = (lite.index(after: l), literal.endIndex)
+        }
+        return l == lite.endIndex && g == grdb.endIndex
+    }
 
     /// The entry that explains the difference, if any.
     static func match(_ difference: Difference) -> KnownDifference? {
