@@ -141,7 +141,7 @@ extension RecordClassStep {
         case .delete, .exists:
             return ["let record = \(record); try record.\(operation)(db)"]
         case .updateChanges:
-            return ["let record = try TeamRecord.fetchOne(db, key: \(values[0]))!; \(changes)",
+            return ["let record = try TeamRecord.filter(Column(\"id\") == \(values[0])).fetchOne(db)!; \(changes)",
                     "record.name = \(values[1]); record.city = \(values[2]); \(changes)",
                     "try record.updateChanges(db); \(changes)"]
         case .fetchAll:

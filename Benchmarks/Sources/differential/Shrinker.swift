@@ -246,8 +246,9 @@ enum Shrinker {
     static func simplerValues(_ step: Step) -> [Step] {
         switch step {
         case let .record(operation, values, conflict):
-            return simpler(values.values).map { .record(operation, RecordValues(table: values.table, values: $0),
-                                                        conflict: conflict) }
+            // A player's score is not optional.
+            return simpler(values.values).filter { values.table == .team || $0[3] != .null }
+                .map { .record(operation, RecordValues(table: values.table, values: $0), conflict: conflict) }
         case .recordClass(let step):
             return simpler(step.values).map { .recordClass(RecordClassStep(operation: step.operation, values: $0)) }
         case let .updateAll(table, filter, column, value):
