@@ -21,29 +21,60 @@ public func run(_ program: Program, path: String) -> Outcome {
         try db.execute(sql: "PRAGMA synchronous = OFF")
         db.trace { log.record($0) }
     }
-    let dbQueue: DatabaseQueue
+    let writer: any DatabaseWriter
     do {
-        dbQueue = try DatabaseQueue(path: path, configuration: config)
+        writer = program.usesPool
+            ? try DatabasePool(path: path, configuration: config)
+            : try DatabaseQueue(path: path, configuration: config)
     } catch {
         return Outcome(steps: [], finalContent: "open: \(Canonical.text(error))")
     }
-    let interpreter = Interpreter(log: log, events: EventLog())
+    // The trace starts after the open: a pool's WAL setup is each library's
+    // own (GRDB creates and drops `grdb_issue_102`, GRDBLite `grdblite_wal_setup`).
+    _ = log.take()
+    let observations = program.observation == nil ? nil : ObservationLog()
+    let interpreter = Interpreter(log: log, events: EventLog(), observations: observations)
     interpreter.record("schema") {
-        try SchemaBuilder.create(program.schema, in: dbQueue)
+        try SchemaBuilder.create(program.schema, in: writer)
         return "ok"
     }
-    dbQueue.inDatabase { db in
-        if program.observesTransactions {
-            db.add(transactionObserver: interpreter.events, extent: .databaseLifetime)
-        }
-        for (index, step) in program.steps.enumerated() {
-            interpreter.run(step, path: "\(index + 1)", db)
+    var cancellable: AnyDatabaseCancellable?
+    if let use = program.observation, let observations, let dbQueue = writer as? DatabaseQueue {
+        interpreter.record("observe") {
+            cancellable = observations.start(use, in: dbQueue)
+            return "started"
         }
     }
+    if let dbQueue = writer as? DatabaseQueue {
+        dbQueue.inDatabase { db in
+            if program.observesTransactions {
+                db.add(transactionObserver: interpreter.events, extent: .databaseLifetime)
+            }
+            for (index, step) in program.steps.enumerated() {
+                interpreter.run(step, path: "\(index + 1)", db)
+            }
+        }
+    } else {
+        if program.observesTransactions {
+            writer.writeWithoutTransaction { db in
+                db.add(transactionObserver: interpreter.events, extent: .databaseLifetime)
+            }
+        }
+        // One access per step, in turn: reads in `read`.
+        for (index, step) in program.steps.enumerated() {
+            let path = "\(index + 1)"
+            interpreter.record(path) {
+                step.isRead
+                    ? try writer.read { db in try interpreter.perform(step, path: path, db) }
+                    : try writer.writeWithoutTransaction { db in try interpreter.perform(step, path: path, db) }
+            }
+        }
+    }
+    cancellable?.cancel()
     log.stop()
     let content = TextBuffer()
     do {
-        try dbQueue.read { db in try db.dumpContent(to: content) }
+        try writer.read { db in try db.dumpContent(to: content) }
     } catch {
         content.write("dump: \(Canonical.text(error))")
     }
@@ -63,11 +94,13 @@ final class TextBuffer: TextOutputStream {
 final class Interpreter {
     let log: TraceLog
     let events: EventLog
+    let observations: ObservationLog?
     var outcomes: [StepOutcome] = []
 
-    init(log: TraceLog, events: EventLog) {
+    init(log: TraceLog, events: EventLog, observations: ObservationLog?) {
         self.log = log
         self.events = events
+        self.observations = observations
     }
 
     /// Runs `body`, and records its statements and its result or error.
@@ -78,9 +111,10 @@ final class Interpreter {
         } catch {
             result = "error: \(Canonical.text(error))"
         }
+        let values = observations?.take() ?? []
         let statements = log.take()
         outcomes.append(StepOutcome(path: path, expandedSQL: statements.expanded, sql: statements.sql,
-                                    result: result, events: events.take()))
+                                    result: result, events: events.take(), values: values))
     }
 
     /// Runs a step, catching its error.
@@ -116,6 +150,8 @@ final class Interpreter {
             return try StampSteps.perform(step, db)
         case .request(let use):
             return try SQLRequests.fetch(use, db)
+        case .recordClass(let step):
+            return try RecordClassSteps.perform(step, db)
         case let .transaction(steps, end, catches):
             try db.inTransaction {
                 try runBlock(steps, path: path, db, catches: catches)

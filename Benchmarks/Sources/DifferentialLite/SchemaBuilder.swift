@@ -8,15 +8,15 @@ import DifferentialProgram
 /// Creates a program's schema with the schema DSL.
 enum SchemaBuilder {
     /// Runs the migrations: in a `DatabaseMigrator`, or one after the other.
-    static func create(_ schema: Schema, in dbQueue: DatabaseQueue) throws {
+    static func create(_ schema: Schema, in writer: any DatabaseWriter) throws {
         if schema.usesMigrator {
             var migrator = DatabaseMigrator()
             for (index, migration) in schema.migrations.enumerated() {
                 migrator.registerMigration("v\(index + 1)") { db in try apply(migration, db) }
             }
-            try migrator.migrate(dbQueue)
+            try migrator.migrate(writer)
         } else {
-            try dbQueue.inDatabase { db in
+            try writer.writeWithoutTransaction { db in
                 for migration in schema.migrations { try apply(migration, db) }
             }
         }

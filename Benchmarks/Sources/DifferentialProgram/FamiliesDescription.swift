@@ -118,3 +118,33 @@ extension SQLRequestUse {
         }
     }
 }
+
+extension ObservationUse {
+    /// The observation's start: values are collected in `values`.
+    var startLines: [String] {
+        ["var values: [String] = [] // each value, canonicalized; \"error: ...\" for a fetch that throws",
+         "let cancellable = ValueObservation.tracking { db in \(value.swift) }"
+            + (removeDuplicates ? ".removeDuplicates()" : ""),
+         "    .start(in: dbQueue, scheduling: SynchronousScheduler() /* notifies where it is called */,",
+         "           onError: { values.append(\"onError: \\($0)\") }, onChange: { values.append($0) })"]
+    }
+}
+
+extension RecordClassStep {
+    var lines: [String] {
+        let record = "TeamRecord(id: \(values[0]), name: \(values[1]), city: \(values[2]))"
+        let changes = "(record.hasDatabaseChanges, record.databaseChanges.keys.sorted())"
+        switch operation {
+        case .insert, .update, .save:
+            return ["let record = \(record); \(changes)", "try record.\(operation)(db); \(changes)"]
+        case .delete, .exists:
+            return ["let record = \(record); try record.\(operation)(db)"]
+        case .updateChanges:
+            return ["let record = try TeamRecord.filter(Column(\"id\") == \(values[0])).fetchOne(db)!; \(changes)",
+                    "record.name = \(values[1]); record.city = \(values[2]); \(changes)",
+                    "try record.updateChanges(db); \(changes)"]
+        case .fetchAll:
+            return ["try TeamRecord.order(Column(\"id\")).fetchAll(db).map { ($0, $0.hasDatabaseChanges) }"]
+        }
+    }
+}

@@ -10,13 +10,18 @@ public struct StepOutcome: Sendable, Codable, Hashable {
     public var result: String
     /// What a transaction observer was told, when the program has one.
     public var events: [String]
+    /// The values (or errors) the program's `ValueObservation` notified.
+    public var values: [String]
 
-    public init(path: String, expandedSQL: [String], sql: [String], result: String, events: [String]) {
+    public init(
+        path: String, expandedSQL: [String], sql: [String], result: String, events: [String], values: [String] = []
+    ) {
         self.path = path
         self.expandedSQL = expandedSQL
         self.sql = sql
         self.result = result
         self.events = events
+        self.values = values
     }
 }
 

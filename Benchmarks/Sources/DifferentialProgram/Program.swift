@@ -6,11 +6,20 @@ public struct Program: Sendable, Codable, Hashable {
     public var steps: [Step]
     /// Whether a transaction observer of every table watches the steps.
     public var observesTransactions: Bool
+    /// A `ValueObservation` started before the steps (queues only).
+    public var observation: ObservationUse?
+    /// A `DatabasePool` (WAL) instead of a `DatabaseQueue`.
+    public var usesPool: Bool
 
-    public init(seed: UInt64, schema: Schema, steps: [Step], observesTransactions: Bool) {
+    public init(
+        seed: UInt64, schema: Schema, steps: [Step], observesTransactions: Bool,
+        observation: ObservationUse? = nil, usesPool: Bool = false
+    ) {
         self.seed = seed
         self.schema = schema
         self.steps = steps
         self.observesTransactions = observesTransactions
+        self.observation = observation
+        self.usesPool = usesPool
     }
 }

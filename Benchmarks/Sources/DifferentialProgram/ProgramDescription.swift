@@ -3,13 +3,33 @@
 extension Program: CustomStringConvertible {
     public var description: String {
         var lines = ["// differential program, seed \(seed)"]
-        lines += schema.lines
-        lines.append("try dbQueue.inDatabase { db in")
-        if observesTransactions {
-            lines.append("    db.add(transactionObserver: EventLog(), extent: .databaseLifetime) // every event")
+        guard usesPool else {
+            lines.append("let dbQueue = try DatabaseQueue(path: path)")
+            lines += schema.lines
+            lines += observation?.startLines ?? []
+            lines.append("try dbQueue.inDatabase { db in")
+            if observesTransactions {
+                lines.append("    db.add(transactionObserver: EventLog(), extent: .databaseLifetime) // every event")
+            }
+            for step in steps { lines += step.lines.map { "    " + $0 } }
+            lines.append("}")
+            if observation != nil { lines.append("cancellable.cancel()") }
+            return lines.joined(separator: "\n")
         }
-        for step in steps { lines += step.lines.map { "    " + $0 } }
-        lines.append("}")
+        lines.append("let dbPool = try DatabasePool(path: path) // WAL")
+        lines += schema.lines.map {
+            $0.replacing("dbQueue.inDatabase", with: "dbPool.writeWithoutTransaction")
+                .replacing("dbQueue", with: "dbPool")
+        }
+        if observesTransactions {
+            lines.append("try dbPool.writeWithoutTransaction { db in "
+                + "db.add(transactionObserver: EventLog(), extent: .databaseLifetime) }")
+        }
+        for step in steps {
+            lines.append("try dbPool.\(step.isRead ? "read" : "writeWithoutTransaction") { db in")
+            lines += step.lines.map { "    " + $0 }
+            lines.append("}")
+        }
         return lines.joined(separator: "\n")
     }
 }
@@ -133,12 +153,25 @@ extension Step {
             return step.lines
         case .request(let use):
             return use.lines
+        case .recordClass(let step):
+            return step.lines
         case let .transaction(steps, end, catches), let .savepoint(steps, end, catches):
             let isTransaction = if case .transaction = self { true } else { false }
             var lines = ["try db.\(isTransaction ? "inTransaction" : "inSavepoint") {"
                 + (catches ? " // each step's error is caught" : "")]
             for step in steps { lines += step.lines.map { "    " + $0 } }
             return lines + ["    return .\(end)", "}"]
+        }
+    }
+}
+
+extension Step {
+    /// Whether a pool runs the step in `read`: a fetch that writes nothing.
+    public var isRead: Bool {
+        switch self {
+        case .query, .adapted, .request: true
+        case .sql(_, _, let fetches): fetches
+        default: false
         }
     }
 }

@@ -49,6 +49,8 @@ public indirect enum Step: Sendable, Codable, Hashable {
     case stamp(StampStep)
     /// A request of interpolated SQL or a common table expression.
     case request(SQLRequestUse)
+    /// A subclass of `Record`, `TeamRecord`.
+    case recordClass(RecordClassStep)
     /// `db.inTransaction { ... }`: steps, then the end. When `catches`, each
     /// step's error is caught; otherwise the first one leaves the
     /// transaction, which rolls back.

@@ -4,7 +4,8 @@ import DifferentialProgram
 struct Difference: CustomStringConvertible {
     /// What differs: `steps` (how many), `sql` (expanded statements),
     /// `placeholders` (statements as sent, the expanded ones equal),
-    /// `events` (a transaction observer's), `result`, `content`.
+    /// `events` (a transaction observer's), `values` (a `ValueObservation`'s),
+    /// `result`, `content`.
     var kind: String
     /// The step: `schema`, `3`, `3.1`, or `end`.
     var path: String
@@ -15,6 +16,10 @@ struct Difference: CustomStringConvertible {
     var grdbResult = ""
     /// The statements GRDB ran for the step, expanded.
     var grdbSQL = ""
+    /// Whether a step before this one failed, on GRDB.
+    var earlierError = false
+    /// The value GRDB's `ValueObservation` notified last before this step.
+    var lastValue: String?
 
     var description: String {
         var text = "step \(path), \(kind):\n  GRDBLite: \(indent(lite))\n  GRDB:     \(indent(grdb))"
@@ -32,11 +37,14 @@ struct Difference: CustomStringConvertible {
     /// up to the first step whose results differ.
     static func between(lite: Outcome, grdb: Outcome) -> [Difference] {
         var differences: [Difference] = []
+        var earlierError = false
+        var lastValue: String?
         func append(
             _ kind: String, _ path: String, _ lite: String, _ grdb: String, _ results: (String, String, String)
         ) {
             differences.append(Difference(kind: kind, path: path, lite: lite, grdb: grdb,
-                                          liteResult: results.0, grdbResult: results.1, grdbSQL: results.2))
+                                          liteResult: results.0, grdbResult: results.1, grdbSQL: results.2,
+                                          earlierError: earlierError, lastValue: lastValue))
         }
         for (lite, grdb) in zip(lite.steps, grdb.steps) {
             let results = (lite.result, grdb.result, grdb.expandedSQL.joined(separator: "\n"))
@@ -55,11 +63,17 @@ struct Difference: CustomStringConvertible {
                 append("events", lite.path, lite.events.joined(separator: "\n"),
                        grdb.events.joined(separator: "\n"), results)
             }
+            if lite.values != grdb.values {
+                append("values", lite.path, lite.values.joined(separator: "\n"),
+                       grdb.values.joined(separator: "\n"), results)
+            }
             if lite.result != grdb.result {
                 // What follows is a consequence: compare no further.
                 append("result", lite.path, lite.result, grdb.result, results)
                 return differences
             }
+            earlierError = earlierError || grdb.result.hasPrefix("error")
+            lastValue = grdb.values.last ?? lastValue
         }
         if lite.steps.count != grdb.steps.count {
             append("steps", "end", "\(lite.steps.count) steps", "\(grdb.steps.count) steps", ("", "", ""))

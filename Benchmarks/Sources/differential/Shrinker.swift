@@ -1,7 +1,7 @@
 import DifferentialProgram
 
 /// Greedy delta debugging: removes steps and schema elements, and
-/// simplifies requests, while the program keeps failing.
+/// simplifies requests, then values, while the program keeps failing.
 enum Shrinker {
     /// The smallest program found that `fails`, after at most `budget` tries.
     static func shrink(_ program: Program, budget: Int = 3000, fails: (Program) -> Bool) -> Program {
@@ -35,7 +35,32 @@ enum Shrinker {
             copy.observesTransactions = false
             result.append(copy)
         }
+        if program.usesPool {
+            var copy = program
+            copy.usesPool = false
+            result.append(copy)
+        }
+        if let observation = program.observation {
+            var copy = program
+            copy.observation = nil
+            result.append(copy)
+            if observation.removeDuplicates {
+                copy.observation = ObservationUse(value: observation.value, removeDuplicates: false)
+                result.append(copy)
+            }
+        }
         for schema in smaller(program.schema) {
+            var copy = program
+            copy.schema = schema
+            result.append(copy)
+        }
+        // Last, once nothing more can be deleted: simpler values.
+        for steps in simplerValues(program.steps) {
+            var copy = program
+            copy.steps = steps
+            result.append(copy)
+        }
+        for schema in simplerValues(program.schema) {
             var copy = program
             copy.schema = schema
             result.append(copy)
@@ -167,6 +192,115 @@ enum Shrinker {
                     variant { $0.migrations[m].tables[t].columns[c].onDelete = nil }
                     variant { $0.migrations[m].tables[t].columns[c].references = nil }
                     variant { $0.migrations[m].tables[t].columns[c].type = nil }
+                }
+            }
+        }
+        return result
+    }
+
+    // MARK: Values
+
+    /// Simpler values, each one step down: integers toward 0, shorter
+    /// strings, reals as integers, the first date; NULL last.
+    static func simpler(_ value: Value) -> [Value] {
+        switch value {
+        case .null: return []
+        case .int(let value):
+            return (value == 0 ? [] : value / 2 == 0 ? [.int(0)] : [.int(0), .int(value / 2)]) + [.null]
+        case .text(let text):
+            return (text.isEmpty ? [] : text.count == 1 ? [.text("")] : [.text(""), .text(String(text.dropLast()))])
+                + [.null]
+        case .real(let value):
+            return (value.isFinite && abs(value) < 1e15 ? [.int(Int64(value))] : []) + [.null]
+        case .date(let index): return (index == 0 ? [] : [.date(0)]) + [.null]
+        }
+    }
+
+    /// Each value of the list replaced by a simpler one.
+    static func simpler(_ values: [Value]) -> [[Value]] {
+        values.indices.flatMap { index in
+            simpler(values[index]).map { value in
+                var copy = values
+                copy[index] = value
+                return copy
+            }
+        }
+    }
+
+    static func simpler(_ filter: Filter?) -> [Filter] {
+        guard let filter else { return [] }
+        return simpler(filter.value).map { Filter(column: filter.column, comparison: filter.comparison, value: $0) }
+    }
+
+    /// Each step with one value simpler.
+    static func simplerValues(_ steps: [Step]) -> [[Step]] {
+        steps.indices.flatMap { index in
+            simplerValues(steps[index]).map { step in
+                var copy = steps
+                copy[index] = step
+                return copy
+            }
+        }
+    }
+
+    static func simplerValues(_ step: Step) -> [Step] {
+        switch step {
+        case let .record(operation, values, conflict):
+            // A player's score is not optional.
+            return simpler(values.values).filter { values.table == .team || $0[3] != .null }
+                .map { .record(operation, RecordValues(table: values.table, values: $0), conflict: conflict) }
+        case .recordClass(let step):
+            return simpler(step.values).map { .recordClass(RecordClassStep(operation: step.operation, values: $0)) }
+        case let .updateAll(table, filter, column, value):
+            return simpler(value).map { .updateAll(table, filter, column: column, $0) }
+                + simpler(filter).map { .updateAll(table, $0, column: column, value) }
+        case let .deleteAll(table, filter):
+            return simpler(filter).map { .deleteAll(table, $0) }
+        case .query(let query):
+            return query.filters.indices.flatMap { index in
+                simpler(query.filters[index]).map { filter in
+                    var copy = query
+                    copy.filters[index] = filter
+                    return .query(copy)
+                }
+            }
+        case let .sql(sql, values, fetches):
+            return simpler(values).map { .sql(sql, $0, fetches: fetches) }
+        case .stamp(let stamp):
+            switch stamp.operation {
+            case let .insert(createdAt, day, .some(payload), token) where !payload.isEmpty:
+                let operation = StampOperation.insert(createdAt: createdAt, day: day, payload: [], token: token)
+                return [.stamp(StampStep(profile: stamp.profile, operation: operation))]
+            case .insertRaw(let values):
+                return simpler(values).map { .stamp(StampStep(profile: stamp.profile, operation: .insertRaw($0))) }
+            default:
+                return []
+            }
+        case .adapted(let fetch) where fetch.minimumScore != 0:
+            var copy = fetch
+            copy.minimumScore = 0
+            return [.adapted(copy)]
+        case let .transaction(steps, end, catches):
+            return simplerValues(steps).map { .transaction($0, end, catches: catches) }
+        case let .savepoint(steps, end, catches):
+            return simplerValues(steps).map { .savepoint($0, end, catches: catches) }
+        default:
+            return []
+        }
+    }
+
+    /// A column's default value simpler.
+    static func simplerValues(_ schema: Schema) -> [Schema] {
+        var result: [Schema] = []
+        for (m, migration) in schema.migrations.enumerated() {
+            for (t, table) in migration.tables.enumerated() {
+                for (c, column) in table.columns.enumerated() {
+                    guard let value = column.defaultValue else { continue }
+                    for simpler in simpler(value) {
+                        var copy = schema
+                        copy.migrations[m].tables[t].columns[c].defaultValue = simpler
+                        result.append(copy)
+                    }
                 }
             }
         }
