@@ -24,9 +24,12 @@ extension GRDBSide {
     }
 
     /// See ``Workload/serverReads16``: T tasks of R requests on a pool
-    /// (GRDB's pools set `synchronous = NORMAL` by themselves).
+    /// (GRDB's pools set `synchronous = NORMAL` by themselves), whose
+    /// writer waits out the other sides' locks (see LiteSide+Server.swift).
     static func server(_ fixture: Fixture, plan: ServerPlan) throws -> SideJob {
-        let dbPool = try DatabasePool(path: fixture.serverPath())
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        let dbPool = try DatabasePool(path: fixture.serverPath(), configuration: configuration)
         let recorder = ServerRecorder(requestCount: plan.requestCount)
         return SideJob(
             run: {

@@ -25,8 +25,12 @@ extension LiteSide {
 
     /// See ``Workload/serverReads16``: T tasks of R requests on a pool
     /// with `synchronous = NORMAL`, as the concurrency workloads open it.
+    /// Its writer waits out the locks of the other sides' connections on
+    /// the same file (a last connection that closes checkpoints the WAL
+    /// under an exclusive lock), as the raw side's connections do.
     static func server(_ fixture: Fixture, plan: ServerPlan) throws -> SideJob {
         var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in
             if !db.configuration.readonly { try db.execute(sql: "PRAGMA synchronous = NORMAL") }
         }
