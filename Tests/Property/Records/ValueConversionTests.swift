@@ -66,10 +66,6 @@ import Testing
     {
         var values: [ColumnValue] = []
         for (column, stored) in zip(table.columns, row) {
-            // The Codable decoder reads Data from a database value, not
-            // from the statement's column (GRDB reads SQLite's text of a
-            // number there too).
-            let fromStatement = fromStatement && !(column.kind == .data && Record.self == CodableRecord.self)
             guard let value = RecordModel.read(stored, as: column, fromStatement: fromStatement) else {
                 // JSON is read from a String: a statement's column reads
                 // numbers as text too.
