@@ -29,35 +29,47 @@ extension DatabaseCursor {
 
     /// The first element, transformed. A statement that writes (`INSERT
     /// ... RETURNING`) then runs to completion, so that its effects are
-    /// complete and observed.
+    /// complete and observed, even when its element fails to decode.
     @inlinable
     func _fetchFirst<T>(_ transform: (Element) throws -> T) throws -> T? {
-        guard let element = try next() else { return nil }
+        let first: Element?
+        do {
+            first = try next()
+        } catch {
+            try? statement.finishWritingFetch()
+            throw error
+        }
+        guard let element = first else { return nil }
         let result: T
         do {
             result = try transform(element)
         } catch {
+            defer { try? statement.finishWritingFetch() }
             try statement.checkColumnAllocations()
             throw error
         }
         // A value SQLite could not convert (out of memory) must not pass
         // for an empty string or a NULL.
         try statement.checkColumnAllocations()
-        if !statement.isReadonly {
-            while try next() != nil { }
-        }
+        try statement.finishWritingFetch()
         return result
     }
 
     /// All remaining elements, each moved into the array. `Array(cursor)`
     /// iterates through `forEach`, whose closure borrows each element: the
     /// array would hold a copy (a retain and a release of every string of
-    /// a record).
+    /// a record). A statement that writes runs to completion even when an
+    /// element fails to decode (see `_fetchFirst`).
     @inlinable
     func _fetchAll() throws -> [Element] {
         var elements: [Element] = []
-        while let element = try next() {
-            elements.append(element)
+        do {
+            while let element = try next() {
+                elements.append(element)
+            }
+        } catch {
+            try? statement.finishWritingFetch()
+            throw error
         }
         return elements
     }

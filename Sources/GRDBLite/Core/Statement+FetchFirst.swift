@@ -28,6 +28,7 @@ extension Statement {
         do {
             value = try read(sqliteStatement)
         } catch {
+            defer { try? finishWritingFetch() }
             try checkColumnAllocations()
             throw error
         }
@@ -36,6 +37,23 @@ extension Statement {
             while try stepper.step(&isDone, &failure) { }
         }
         return value
+    }
+
+    /// Runs a statement that writes (`DELETE ... RETURNING`) to its end
+    /// once a fetch stops reading it (its first row, or a value that failed
+    /// to decode): its changes are complete, and the connection and its
+    /// observers are told how it ended (a commit, in autocommit mode) before
+    /// the fetch returns or throws. Resetting it would commit as well, but
+    /// nobody would be told (GRDB's observers then never hear of that
+    /// commit). Nothing for a statement that reads, or that is not running
+    /// (done, failed or reset).
+    @usableFromInline
+    func finishWritingFetch() throws {
+        guard !isReadonly, sqlite3_stmt_busy(sqliteStatement) != 0 else { return }
+        let stepper = StatementStepper(self)
+        var isDone = false
+        var failure: (any Error)?
+        while try stepper.step(&isDone, &failure) { }
     }
 
     /// Throws `SQLITE_NOMEM` if reading a value of the current row failed

@@ -128,6 +128,36 @@ import Testing
         ])
     }
 
+    /// A writing fetch whose record fails to decode (`DELETE ... RETURNING`
+    /// of a NULL name) runs to its end before the error is thrown: its
+    /// commit is notified at once, not at the next statement (found by the
+    /// differential harness; GRDB's observers never hear of that commit).
+    @Test func writingFetchThatFailsToDecodeCommitsAtOnce() throws {
+        struct Named: FetchableRecord {
+            var name: String
+            init(row: Row) throws { name = try row.decode(forColumn: "name") }
+        }
+        let dbQueue = try makePlayerDatabase()
+        try dbQueue.write { db in
+            try db.execute(sql: "INSERT INTO player (id, name) VALUES (1, 'Arthur'), (2, NULL), (3, NULL)")
+        }
+        let observer = RecordingObserver()
+        dbQueue.add(transactionObserver: observer)
+        try dbQueue.writeWithoutTransaction { db throws in
+            #expect(throws: RowDecodingError.self) {
+                try Named.fetchAll(db, sql: "DELETE FROM player WHERE id <= 2 RETURNING name")
+            }
+            #expect(observer.events == [
+                "didChange delete player 1", "didChange delete player 2", "willCommit", "didCommit",
+            ])
+            #expect(throws: RowDecodingError.self) {
+                try Named.fetchOne(db, sql: "DELETE FROM player RETURNING name")
+            }
+            #expect(observer.events.suffix(3) == ["didChange delete player 3", "willCommit", "didCommit"])
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player") == 0)
+        }
+    }
+
     @Test func emptyTransactionsCommit() throws {
         let dbQueue = try makePlayerDatabase()
         let observer = RecordingObserver()
