@@ -152,6 +152,8 @@ final class Interpreter {
             return try SQLRequests.fetch(use, db)
         case .recordClass(let step):
             return try RecordClassSteps.perform(step, db)
+        case .aggregate(let use):
+            return try Aggregates.fetch(use, db)
         case let .transaction(steps, end, catches):
             try db.inTransaction {
                 try runBlock(steps, path: path, db, catches: catches)
