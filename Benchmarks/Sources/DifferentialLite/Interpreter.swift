@@ -133,6 +133,8 @@ final class Interpreter {
             return try "\(tableRequest(table, filter).updateAll(db, assignment))"
         case let .deleteAll(table, filter):
             return try "\(tableRequest(table, filter).deleteAll(db))"
+        case let .deleteAndFetch(table, filter):
+            return try RecordSteps.deleteAndFetch(table, filter, db)
         case .query(let query):
             return try Requests.fetch(query, db)
         case let .sql(sql, values, fetches):

@@ -54,6 +54,18 @@ enum RecordSteps {
         }
     }
 
+    /// `deleteAndFetchAll` of the table's records.
+    static func deleteAndFetch(_ table: TableName, _ filter: Filter?, _ db: Database) throws -> String {
+        switch table {
+        case .player:
+            let request = filter.map { Player.filter(Requests.expression($0)) } ?? Player.all()
+            return try request.deleteAndFetchAll(db).map(Canonical.text).joined(separator: "\n")
+        case .team:
+            let request = filter.map { Team.filter(Requests.expression($0)) } ?? Team.all()
+            return try request.deleteAndFetchAll(db).map(Canonical.text).joined(separator: "\n")
+        }
+    }
+
     static func resolution(_ conflict: Conflict) -> Database.ConflictResolution {
         switch conflict {
         case .abort: .abort

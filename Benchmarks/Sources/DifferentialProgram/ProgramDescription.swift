@@ -132,6 +132,9 @@ extension Step {
                 + ".updateAll(db, Column(\"\(column)\").set(to: \(value)))"]
         case let .deleteAll(table, filter):
             return ["try Table(\"\(table)\")" + (filter.map { ".filter(\($0))" } ?? "") + ".deleteAll(db)"]
+        case let .deleteAndFetch(table, filter):
+            return ["try \(table == .player ? "Player" : "Team")" + (filter.map { ".filter(\($0))" } ?? ".all()")
+                + ".deleteAndFetchAll(db)"]
         case .query(let query):
             let text = "\(query)"
             return [text.hasPrefix("let ") ? text : "try \(text)"]

@@ -38,6 +38,8 @@ public indirect enum Step: Sendable, Codable, Hashable {
     case updateAll(TableName, Filter?, column: String, Value)
     /// `Table.filter(...).deleteAll(db)`.
     case deleteAll(TableName, Filter?)
+    /// `Player.filter(...).deleteAndFetchAll(db)` (`DELETE ... RETURNING`): the deleted records.
+    case deleteAndFetch(TableName, Filter?)
     /// A query-interface request, fetched.
     case query(Query)
     /// `db.execute(sql:arguments:)`, or `Row.fetchAll` when `fetches`.

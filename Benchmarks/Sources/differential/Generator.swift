@@ -31,6 +31,8 @@ struct Generator {
             return .record(.update, values, conflict: conflict)
         case let .record(.saveAndFetch, values, conflict):
             return .record(.save, values, conflict: conflict)
+        case let .deleteAndFetch(table, filter):
+            return .deleteAll(table, filter)
         case let .transaction(steps, end, catches):
             return .transaction(steps.map(withoutReturning), end, catches: catches)
         case let .savepoint(steps, end, catches):
@@ -129,7 +131,8 @@ struct Generator {
                 : value(table, column)
             return .updateAll(table, chance(0.6) ? filter(table) : nil, column: column, value)
         case 51..<55:
-            return .deleteAll(table, chance(0.7) ? filter(table) : nil)
+            let filter = chance(0.7) ? filter(table) : nil
+            return chance(0.35) ? .deleteAndFetch(table, filter) : .deleteAll(table, filter)
         case 55..<80:
             return .query(query())
         case 80..<88:

@@ -110,6 +110,8 @@ enum Shrinker {
             return [[.updateAll(table, nil, column: column, value)]]
         case let .deleteAll(table, .some):
             return [[.deleteAll(table, nil)]]
+        case let .deleteAndFetch(table, filter):
+            return [[.deleteAll(table, filter)]] + (filter == nil ? [] : [[.deleteAndFetch(table, nil)]])
         case .adapted(let fetch):
             return smaller(fetch).map { [.adapted($0)] }
         case let .stamp(stamp):
@@ -285,6 +287,8 @@ enum Shrinker {
                 + simpler(filter).map { .updateAll(table, $0, column: column, value) }
         case let .deleteAll(table, filter):
             return simpler(filter).map { .deleteAll(table, $0) }
+        case let .deleteAndFetch(table, filter):
+            return simpler(filter).map { .deleteAndFetch(table, $0) }
         case .query(let query):
             return query.filters.indices.flatMap { index in
                 simpler(query.filters[index]).map { filter in
