@@ -195,6 +195,17 @@ struct KnownDifference {
                 difference.kind == "result" && difference.grdb.hasPrefix("error: RowDecodingError: ")
                     && !difference.grdb.contains(", sql: `") && difference.lite.hasPrefix(difference.grdb + ", sql: `")
             }),
+        KnownDifference(
+            name: "didCommit of a writing fetch that failed to decode (bug)",
+            reason: "GRDBLite bug pending a fix. `Player.all().deleteAndFetchAll(db)` in autocommit mode, whose "
+                + "`DELETE ... RETURNING *` deletes, then fails to decode a row (RowDecodingError): both tell the "
+                + "observer the deletes and `willCommit` in that step; GRDBLite tells `didCommit` at the next "
+                + "statement, GRDB never (soak seeds 7999 and 14698 of `--seed 4711`).",
+            matches: { difference in
+                let (lite, grdb) = (difference.lite.split(separator: "\n"), difference.grdb.split(separator: "\n"))
+                return difference.kind == "events" && difference.earlierError && lite.first == "didCommit"
+                    && Array(lite.dropFirst()) == grdb
+            }),
     ]
 
     /// Whether GRDBLite's SQL is GRDB's with `?` where GRDB has a literal:
