@@ -137,8 +137,9 @@ struct KnownDifference {
             reason: "Porting guide, as the entry above: GRDB's `ValueObservation` of a queue is told the change of "
                 + "an `insert(onConflict: .replace)` that then fails in autocommit mode, not the rollback: the "
                 + "next commit, even of no change, makes it fetch, and notify the same value again unless "
-                + "`removeDuplicates()`. (The generator keeps `insertAndFetch` and `upsert`, whose commit GRDB "
-                + "ends at a later statement, out of the programs that observe.)",
+                + "`removeDuplicates()` (then the new value, if that commit changed it). (The generator keeps "
+                + "the steps of RETURNING (`insertAndFetch`, `upsert`...), whose commit GRDB ends at a later "
+                + "statement, out of the programs that observe.)",
             matches: { difference in
                 let fetches = ["SELECT * FROM \"player\"", "SELECT COUNT(*) FROM \"player\"",
                                "SELECT * FROM \"team\" WHERE \"city\" = ", "SELECT teamId, SUM(score) "]
@@ -163,9 +164,11 @@ struct KnownDifference {
                     let (lite, grdb) = (withoutFetches(difference.lite), withoutFetches(difference.grdb))
                     return lite.lines == grdb.lines && lite.fetches < grdb.fetches
                 case "values":
-                    guard difference.lite.isEmpty, let last = difference.lastValue else { return false }
+                    // The former value again, then GRDBLite's values (if the commit changed it).
+                    guard let last = difference.lastValue else { return false }
+                    let values = difference.lite.isEmpty ? [] : [difference.lite]
                     return (1...3).contains { count in
-                        difference.grdb == Array(repeating: last, count: count).joined(separator: "\n")
+                        difference.grdb == (Array(repeating: last, count: count) + values).joined(separator: "\n")
                     }
                 default:
                     return false
