@@ -133,6 +133,8 @@ final class Interpreter {
             return try "\(tableRequest(table, filter).updateAll(db, assignment))"
         case let .deleteAll(table, filter):
             return try "\(tableRequest(table, filter).deleteAll(db))"
+        case let .deleteAndFetch(table, filter):
+            return try RecordSteps.deleteAndFetch(table, filter, db)
         case .query(let query):
             return try Requests.fetch(query, db)
         case let .sql(sql, values, fetches):
@@ -152,6 +154,8 @@ final class Interpreter {
             return try SQLRequests.fetch(use, db)
         case .recordClass(let step):
             return try RecordClassSteps.perform(step, db)
+        case .aggregate(let use):
+            return try Aggregates.fetch(use, db)
         case let .transaction(steps, end, catches):
             try db.inTransaction {
                 try runBlock(steps, path: path, db, catches: catches)

@@ -23,6 +23,9 @@ enum RecordSteps {
             case .delete: return try "deleted: \(player.delete(db))"
             case .exists: return try "exists: \(player.exists(db))"
             case .insertAndFetch: return try Canonical.text(player.insertAndFetch(db, onConflict: resolution))
+            case .updateAndFetch: return try Canonical.text(player.updateAndFetch(db, onConflict: resolution))
+            case .saveAndFetch: return try Canonical.text(player.saveAndFetch(db, onConflict: resolution))
+            case .upsertAndFetch: return try Canonical.text(player.upsertAndFetch(db))
             case .updateChanges:
                 guard var stored = try Player.filter(Column("id") == player.id).fetchOne(db) else { return "not found" }
                 let changed = try stored.updateChanges(db) { $0.set(values.values) }
@@ -39,12 +42,27 @@ enum RecordSteps {
             case .delete: return try "deleted: \(team.delete(db))"
             case .exists: return try "exists: \(team.exists(db))"
             case .insertAndFetch: return try Canonical.text(team.insertAndFetch(db, onConflict: resolution))
+            case .updateAndFetch: return try Canonical.text(team.updateAndFetch(db, onConflict: resolution))
+            case .saveAndFetch: return try Canonical.text(team.saveAndFetch(db, onConflict: resolution))
+            case .upsertAndFetch: return try Canonical.text(team.upsertAndFetch(db))
             case .updateChanges:
                 guard var stored = try Team.filter(Column("id") == team.id).fetchOne(db) else { return "not found" }
                 let changed = try stored.updateChanges(db) { $0.set(values.values) }
                 return "changed: \(changed) \(Canonical.text(stored))"
             }
             return Canonical.text(team)
+        }
+    }
+
+    /// `deleteAndFetchAll` of the table's records.
+    static func deleteAndFetch(_ table: TableName, _ filter: Filter?, _ db: Database) throws -> String {
+        switch table {
+        case .player:
+            let request = filter.map { Player.filter(Requests.expression($0)) } ?? Player.all()
+            return try request.deleteAndFetchAll(db).map(Canonical.text).joined(separator: "\n")
+        case .team:
+            let request = filter.map { Team.filter(Requests.expression($0)) } ?? Team.all()
+            return try request.deleteAndFetchAll(db).map(Canonical.text).joined(separator: "\n")
         }
     }
 

@@ -10,6 +10,9 @@ import Foundation
 struct Player: Codable, FetchableRecord, MutablePersistableRecord {
     static let databaseTableName = "player"
     static let team = belongsTo(Team.self, using: ForeignKey(["teamId"], to: ["id"]))
+    /// The other players of the team, and the player.
+    static let teammates = hasMany(Player.self, through: team, using: Team.players, key: "teammates")
+    static let teamCaptain = hasOne(Player.self, through: team, using: Team.captain, key: "teamCaptain")
     var id: Int64?
     var teamId: Int64?
     var name: String?
@@ -39,6 +42,7 @@ struct Player: Codable, FetchableRecord, MutablePersistableRecord {
 struct Team: FetchableRecord, PersistableRecord {
     static let databaseTableName = "team"
     static let players = hasMany(Player.self, using: ForeignKey(["teamId"], to: ["id"]))
+    static let captain = hasOne(Player.self, key: "captain", using: ForeignKey(["teamId"], to: ["id"]))
     var id: Int64?
     var name: String?
     var city: String?

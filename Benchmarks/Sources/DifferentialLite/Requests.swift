@@ -56,6 +56,31 @@ enum Requests {
             return try fetchRows(refine(Team.annotated(with: Team.players.count), query), query, db)
         case .annotatedScoreSum:
             return try fetchRows(refine(Team.annotated(with: Team.players.sum(Column("score"))), query), query, db)
+        case .annotatedScoreMin:
+            return try fetchRows(refine(Team.annotated(with: Team.players.min(Column("score"))), query), query, db)
+        case .annotatedScoreMax:
+            return try fetchRows(refine(Team.annotated(with: Team.players.max(Column("score"))), query), query, db)
+        case .annotatedScoreAverage:
+            return try fetchRows(
+                refine(Team.annotated(with: Team.players.average(Column("score"))), query), query, db)
+        case .havingNoPlayers:
+            return try fetch(refine(Team.having(Team.players.isEmpty), query), query, db, Canonical.text)
+        case .havingPlayerCount:
+            return try fetch(refine(Team.having(Team.players.count > 1), query), query, db, Canonical.text)
+        case .includingOptionalCaptain:
+            let captain = Team.captain.filter(Column("score") >= 1).order(Column("score").desc)
+            return try fetchRows(refine(Team.including(optional: captain), query), query, db)
+        case .joiningOptionalTeamAliased:
+            let team = TableAlias()
+            let request = Player.joining(optional: Player.team.aliased(team)).filter(team[Column("city")] == "x")
+            return try fetch(refine(request, query), query, db, Canonical.text)
+        case .includingAllPlayersFiltered:
+            let players = Team.players.filter(Column("score") >= 2).order(Column("id"))
+            return try fetchRows(refine(Team.including(all: players), query), query, db)
+        case .includingAllTeammates:
+            return try fetchRows(refine(Player.including(all: Player.teammates.order(Column("id"))), query), query, db)
+        case .includingOptionalTeamCaptain:
+            return try fetchRows(refine(Player.including(optional: Player.teamCaptain), query), query, db)
         }
     }
 

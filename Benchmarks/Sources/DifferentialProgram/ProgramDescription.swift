@@ -92,16 +92,8 @@ extension Filter: CustomStringConvertible {
 
 extension Query: CustomStringConvertible {
     public var description: String {
-        var text = table == .player ? "Player" : "Team"
-        switch association {
-        case nil: text += ".all()"
-        case .includingRequiredTeam: text += ".including(required: Player.team)"
-        case .includingOptionalTeam: text += ".including(optional: Player.team)"
-        case .joiningRequiredTeam: text += ".joining(required: Player.team.filter(Column(\"name\") != nil))"
-        case .includingAllPlayers: text += ".including(all: Team.players.order(Column(\"id\")))"
-        case .annotatedPlayerCount: text += ".annotated(with: Team.players.count)"
-        case .annotatedScoreSum: text += ".annotated(with: Team.players.sum(Column(\"score\")))"
-        }
+        var text = association?.swift ?? (table == .player ? "Player.all()" : "Team.all()")
+        if association == .joiningOptionalTeamAliased { text = "let team = TableAlias(); try " + text }
         for filter in filters { text += ".filter(\(filter))" }
         if !orderings.isEmpty {
             text += ".order(" + orderings.map { "Column(\"\($0.column)\")" + ($0.descending ? ".desc" : "") }
@@ -110,7 +102,7 @@ extension Query: CustomStringConvertible {
         if let selection { text += ".select(" + selection.map { "Column(\"\($0)\")" }.joined(separator: ", ") + ")" }
         if distinct { text += ".distinct()" }
         if let limit { text += ".limit(\(limit)" + (offset.map { ", offset: \($0)" } ?? "") + ")" }
-        let rows = selection != nil || association != nil
+        let rows = selection != nil || association.map { !$0.fetchesRecords } ?? false
         switch fetch {
         case .all: text += rows ? ".asRequest(of: Row.self).fetchAll(db)" : ".fetchAll(db)"
         case .one: text += rows ? ".asRequest(of: Row.self).fetchOne(db)" : ".fetchOne(db)"
@@ -130,7 +122,7 @@ extension Step {
                 return ["var record = try \(values.table == .player ? "Player" : "Team")"
                     + ".filter(Column(\"id\") == \(values.values[0])).fetchOne(db)!",
                         "try record.updateChanges(db) { $0 = \(values) /* but the id */ }"]
-            case .upsert, .delete, .exists:
+            case .upsert, .delete, .exists, .upsertAndFetch:
                 return ["var record = \(values); try record.\(operation)(db)"]
             default:
                 return ["var record = \(values); try record.\(operation)(db\(conflictText))"]
@@ -140,8 +132,12 @@ extension Step {
                 + ".updateAll(db, Column(\"\(column)\").set(to: \(value)))"]
         case let .deleteAll(table, filter):
             return ["try Table(\"\(table)\")" + (filter.map { ".filter(\($0))" } ?? "") + ".deleteAll(db)"]
+        case let .deleteAndFetch(table, filter):
+            return ["try \(table == .player ? "Player" : "Team")" + (filter.map { ".filter(\($0))" } ?? ".all()")
+                + ".deleteAndFetchAll(db)"]
         case .query(let query):
-            return ["try \(query)"]
+            let text = "\(query)"
+            return [text.hasPrefix("let ") ? text : "try \(text)"]
         case let .sql(sql, values, fetches):
             let call = fetches ? "Row.fetchAll(db, " : "db.execute("
             return ["try \(call)sql: \"\(sql)\", arguments: \(values))"]
@@ -155,6 +151,8 @@ extension Step {
             return use.lines
         case .recordClass(let step):
             return step.lines
+        case .aggregate(let use):
+            return use.lines
         case let .transaction(steps, end, catches), let .savepoint(steps, end, catches):
             let isTransaction = if case .transaction = self { true } else { false }
             var lines = ["try db.\(isTransaction ? "inTransaction" : "inSavepoint") {"
@@ -169,7 +167,7 @@ extension Step {
     /// Whether a pool runs the step in `read`: a fetch that writes nothing.
     public var isRead: Bool {
         switch self {
-        case .query, .adapted, .request: true
+        case .query, .adapted, .request, .aggregate: true
         case .sql(_, _, let fetches): fetches
         default: false
         }

@@ -29,7 +29,9 @@ public struct Ordering: Sendable, Codable, Hashable {
     }
 }
 
-/// The associations: `Player.team` (belongsTo), `Team.players` (hasMany).
+/// The associations: `Player.team` (belongsTo), `Team.players` (hasMany),
+/// `Team.captain` (hasOne), `Player.teammates` (hasMany through the team),
+/// `Player.teamCaptain` (hasOne through the team).
 public enum AssociationUse: String, Sendable, Codable, CaseIterable {
     /// `Player.including(required: Player.team)`.
     case includingRequiredTeam
@@ -43,12 +45,73 @@ public enum AssociationUse: String, Sendable, Codable, CaseIterable {
     case annotatedPlayerCount
     /// `Team.annotated(with: Team.players.sum(Column("score")))`.
     case annotatedScoreSum
+    /// `Team.annotated(with: Team.players.min(Column("score")))`.
+    case annotatedScoreMin
+    /// `Team.annotated(with: Team.players.max(Column("score")))`.
+    case annotatedScoreMax
+    /// `Team.annotated(with: Team.players.average(Column("score")))`.
+    case annotatedScoreAverage
+    /// `Team.having(Team.players.isEmpty)`.
+    case havingNoPlayers
+    /// `Team.having(Team.players.count > 1)`.
+    case havingPlayerCount
+    /// `Team.including(optional: Team.captain.filter(Column("score") >= 1).order(Column("score").desc))`.
+    case includingOptionalCaptain
+    /// `Player.joining(optional: Player.team.aliased(team)).filter(team[Column("city")] == "x")`.
+    case joiningOptionalTeamAliased
+    /// `Team.including(all: Team.players.filter(Column("score") >= 2).order(Column("id")))`.
+    case includingAllPlayersFiltered
+    /// `Player.including(all: Player.teammates.order(Column("id")))`.
+    case includingAllTeammates
+    /// `Player.including(optional: Player.teamCaptain)`.
+    case includingOptionalTeamCaptain
 
     /// The table of the request's records.
     public var table: TableName {
         switch self {
-        case .includingRequiredTeam, .includingOptionalTeam, .joiningRequiredTeam: .player
-        case .includingAllPlayers, .annotatedPlayerCount, .annotatedScoreSum: .team
+        case .includingRequiredTeam, .includingOptionalTeam, .joiningRequiredTeam, .joiningOptionalTeamAliased,
+             .includingAllTeammates, .includingOptionalTeamCaptain: .player
+        default: .team
+        }
+    }
+
+    /// The column `including(all:)` joins on: a selection must keep it
+    /// (both libraries trap without it).
+    public var prefetchKey: String? {
+        switch self {
+        case .includingAllPlayers, .includingAllPlayersFiltered: "id"
+        case .includingAllTeammates: "teamId"
+        default: nil
+        }
+    }
+
+    /// Whether the request is fetched as records, not rows.
+    public var fetchesRecords: Bool {
+        [.havingNoPlayers, .havingPlayerCount, .joiningOptionalTeamAliased].contains(self)
+    }
+
+    /// The request, as the Swift a user would write.
+    public var swift: String {
+        switch self {
+        case .includingRequiredTeam: "Player.including(required: Player.team)"
+        case .includingOptionalTeam: "Player.including(optional: Player.team)"
+        case .joiningRequiredTeam: "Player.joining(required: Player.team.filter(Column(\"name\") != nil))"
+        case .includingAllPlayers: "Team.including(all: Team.players.order(Column(\"id\")))"
+        case .annotatedPlayerCount: "Team.annotated(with: Team.players.count)"
+        case .annotatedScoreSum: "Team.annotated(with: Team.players.sum(Column(\"score\")))"
+        case .annotatedScoreMin: "Team.annotated(with: Team.players.min(Column(\"score\")))"
+        case .annotatedScoreMax: "Team.annotated(with: Team.players.max(Column(\"score\")))"
+        case .annotatedScoreAverage: "Team.annotated(with: Team.players.average(Column(\"score\")))"
+        case .havingNoPlayers: "Team.having(Team.players.isEmpty)"
+        case .havingPlayerCount: "Team.having(Team.players.count > 1)"
+        case .includingOptionalCaptain:
+            "Team.including(optional: Team.captain.filter(Column(\"score\") >= 1).order(Column(\"score\").desc))"
+        case .joiningOptionalTeamAliased:
+            "Player.joining(optional: Player.team.aliased(team)).filter(team[Column(\"city\")] == \"x\")"
+        case .includingAllPlayersFiltered:
+            "Team.including(all: Team.players.filter(Column(\"score\") >= 2).order(Column(\"id\")))"
+        case .includingAllTeammates: "Player.including(all: Player.teammates.order(Column(\"id\")))"
+        case .includingOptionalTeamCaptain: "Player.including(optional: Player.teamCaptain)"
         }
     }
 }

@@ -12,6 +12,7 @@ public struct RecordValues: Sendable, Codable, Hashable {
 /// What a step does with a record.
 public enum RecordOperation: String, Sendable, Codable, CaseIterable {
     case insert, save, update, upsert, delete, insertAndFetch, exists
+    case updateAndFetch, saveAndFetch, upsertAndFetch
     /// Fetches the record of the same id, sets the other values, `updateChanges`.
     case updateChanges
 }
@@ -37,6 +38,8 @@ public indirect enum Step: Sendable, Codable, Hashable {
     case updateAll(TableName, Filter?, column: String, Value)
     /// `Table.filter(...).deleteAll(db)`.
     case deleteAll(TableName, Filter?)
+    /// `Player.filter(...).deleteAndFetchAll(db)` (`DELETE ... RETURNING`): the deleted records.
+    case deleteAndFetch(TableName, Filter?)
     /// A query-interface request, fetched.
     case query(Query)
     /// `db.execute(sql:arguments:)`, or `Row.fetchAll` when `fetches`.
@@ -51,6 +54,8 @@ public indirect enum Step: Sendable, Codable, Hashable {
     case request(SQLRequestUse)
     /// A subclass of `Record`, `TeamRecord`.
     case recordClass(RecordClassStep)
+    /// A grouped request, or an aggregate selection.
+    case aggregate(AggregateUse)
     /// `db.inTransaction { ... }`: steps, then the end. When `catches`, each
     /// step's error is caught; otherwise the first one leaves the
     /// transaction, which rolls back.

@@ -20,12 +20,19 @@ struct Generator {
                        observation: observation, usesPool: usesPool)
     }
 
-    /// `insert` for `insertAndFetch` and `upsert`: GRDB ends their autocommit
-    /// transaction at a later statement (see KnownDifferences), which an observation would see.
+    /// Steps without RETURNING (`insert` for `insertAndFetch` and `upsert`...): GRDB ends their
+    /// autocommit transaction at a later statement (see KnownDifferences), which an observation would see.
     static func withoutReturning(_ step: Step) -> Step {
         switch step {
-        case let .record(.insertAndFetch, values, conflict), let .record(.upsert, values, conflict):
+        case let .record(.insertAndFetch, values, conflict), let .record(.upsert, values, conflict),
+             let .record(.upsertAndFetch, values, conflict):
             return .record(.insert, values, conflict: conflict)
+        case let .record(.updateAndFetch, values, conflict):
+            return .record(.update, values, conflict: conflict)
+        case let .record(.saveAndFetch, values, conflict):
+            return .record(.save, values, conflict: conflict)
+        case let .deleteAndFetch(table, filter):
+            return .deleteAll(table, filter)
         case let .transaction(steps, end, catches):
             return .transaction(steps.map(withoutReturning), end, catches: catches)
         case let .savepoint(steps, end, catches):
@@ -112,7 +119,7 @@ struct Generator {
 
     mutating func step(depth: Int) -> Step {
         let table = pick(TableName.allCases)
-        switch int(0...129) {
+        switch int(0...137) {
         case 0..<45:
             let operation = pick(RecordOperation.allCases + [.insert, .insert, .save])
             let conflict: Conflict? = operation == .insert && chance(0.25) ? pick(Conflict.allCases) : nil
@@ -124,7 +131,8 @@ struct Generator {
                 : value(table, column)
             return .updateAll(table, chance(0.6) ? filter(table) : nil, column: column, value)
         case 51..<55:
-            return .deleteAll(table, chance(0.7) ? filter(table) : nil)
+            let filter = chance(0.7) ? filter(table) : nil
+            return chance(0.35) ? .deleteAndFetch(table, filter) : .deleteAll(table, filter)
         case 55..<80:
             return .query(query())
         case 80..<88:
@@ -140,6 +148,8 @@ struct Generator {
         case 122..<130:
             let operation = pick(RecordClassOperation.allCases + [.insert, .updateChanges])
             return .recordClass(RecordClassStep(operation: operation, values: recordValues(.team).values))
+        case 130..<138:
+            return .aggregate(aggregateUse())
         default:
             guard depth < 2 else { return .query(query()) }
             let steps = steps(count: int(1...4), depth: depth + 1)
@@ -171,7 +181,7 @@ struct Generator {
         if chance(0.15) {
             var selection = Array(table.columns.shuffled(using: &rng).prefix(int(1...3)))
             // Both libraries trap when `including(all:)` misses the key it joins on.
-            if query.association == .includingAllPlayers && !selection.contains("id") { selection.append("id") }
+            if let key = query.association?.prefetchKey, !selection.contains(key) { selection.append(key) }
             query.selection = selection
         }
         query.distinct = chance(0.1)
@@ -283,5 +293,27 @@ struct Generator {
         case 8: return .count(score: score)
         default: return .exists(name: pick(["a", "b", "c"]))
         }
+    }
+
+    // MARK: Aggregates
+
+    mutating func aggregate() -> Aggregate {
+        let function = pick(AggregateFunction.allCases)
+        let columns = function == .count ? ["id", "score", "name"] : ["score", "score", "teamId", "id", "name"]
+        return Aggregate(function: function, column: pick(columns))
+    }
+
+    mutating func aggregateUse() -> AggregateUse {
+        guard chance(0.6) else {
+            let filter = chance(0.4) ? self.filter(.player) : nil
+            return .selected(aggregate(), filter, pick(AggregateFetch.allCases))
+        }
+        let aggregates = (0..<int(1...2)).map { _ in aggregate() }
+        let havings = (0..<pick([0, 1, 1, 2])).map { _ in
+            Having(aggregate: chance(0.5) ? pick(aggregates) : aggregate(),
+                   comparison: pick(Comparison.allCases), value: Int64(int(0...4)))
+        }
+        return .grouped(GroupedQuery(aggregates: aggregates, havings: havings, order: pick(GroupOrder.allCases),
+                                     limit: chance(0.3) ? int(0...3) : nil))
     }
 }

@@ -73,11 +73,14 @@ struct KnownDifference {
         KnownDifference(
             name: "prefetch keys: order, none",
             reason: "GRDB collects `including(all:)`'s keys in a set: their order in `IN (...)` changes from "
-                + "process to process, and it runs `WHERE 0` when no key is non-NULL; GRDBLite keeps the rows' "
-                + "order, and skips the query.",
+                + "process to process, and it runs `WHERE 0` (through a pivot, `JOIN ... ON ... AND 0`) when no "
+                + "key is non-NULL; GRDBLite keeps the rows' order, and skips the query.",
             matches: { difference in
+                func none(_ line: Substring) -> Bool {
+                    line.contains("grdb_") && (line.contains(" WHERE 0") || line.contains(") AND 0 "))
+                }
                 func normalized(_ sql: String) -> [String] {
-                    sql.split(separator: "\n").filter { !$0.contains("grdb_") || !$0.contains("WHERE 0") }.map { line in
+                    sql.split(separator: "\n").filter { !none($0) }.map { line in
                         guard let open = line.range(of: " IN ("),
                               let close = line[open.upperBound...].firstIndex(of: ")")
                         else { return String(line) }
@@ -90,11 +93,17 @@ struct KnownDifference {
         KnownDifference(
             name: "order of ties with a bound LIMIT",
             reason: "With `LIMIT ?` (bound, see above) SQLite may pick another plan than with `LIMIT 3`, and "
-                + "return rows that tie on ORDER BY in another order. Any difference in the SQL stays unknown.",
+                + "return rows that tie on ORDER BY in another order; without ORDER BY, the same rows in another "
+                + "order, or another single row, which may fail to decode (seen with DISTINCT: an index scan "
+                + "for `LIMIT ?`, a table scan for `LIMIT 3`). Any difference in the SQL stays unknown.",
             matches: { difference in
-                difference.kind == "result" && difference.grdbSQL.contains("ORDER BY")
-                    && difference.grdbSQL.contains(" LIMIT ") && !difference.lite.hasPrefix("error")
-                    && !difference.grdb.hasPrefix("error")
+                guard difference.kind == "result", difference.grdbSQL.contains(" LIMIT ") else { return false }
+                let (lite, grdb) = (difference.lite.split(separator: "\n"), difference.grdb.split(separator: "\n"))
+                let databaseError = [lite, grdb].contains { $0.first?.hasPrefix("error: DatabaseError") == true }
+                if difference.grdbSQL.contains("ORDER BY") {
+                    return !difference.lite.hasPrefix("error") && !difference.grdb.hasPrefix("error")
+                }
+                return !databaseError && (lite.sorted() == grdb.sorted() || (lite.count == 1 && grdb.count == 1))
             }),
         KnownDifference(
             name: "end of a writing fetch (RETURNING), for observers",
@@ -128,8 +137,9 @@ struct KnownDifference {
             reason: "Porting guide, as the entry above: GRDB's `ValueObservation` of a queue is told the change of "
                 + "an `insert(onConflict: .replace)` that then fails in autocommit mode, not the rollback: the "
                 + "next commit, even of no change, makes it fetch, and notify the same value again unless "
-                + "`removeDuplicates()`. (The generator keeps `insertAndFetch` and `upsert`, whose commit GRDB "
-                + "ends at a later statement, out of the programs that observe.)",
+                + "`removeDuplicates()` (then the new value, if that commit changed it). (The generator keeps "
+                + "the steps of RETURNING (`insertAndFetch`, `upsert`...), whose commit GRDB ends at a later "
+                + "statement, out of the programs that observe.)",
             matches: { difference in
                 let fetches = ["SELECT * FROM \"player\"", "SELECT COUNT(*) FROM \"player\"",
                                "SELECT * FROM \"team\" WHERE \"city\" = ", "SELECT teamId, SUM(score) "]
@@ -154,9 +164,11 @@ struct KnownDifference {
                     let (lite, grdb) = (withoutFetches(difference.lite), withoutFetches(difference.grdb))
                     return lite.lines == grdb.lines && lite.fetches < grdb.fetches
                 case "values":
-                    guard difference.lite.isEmpty, let last = difference.lastValue else { return false }
+                    // The former value again, then GRDBLite's values (if the commit changed it).
+                    guard let last = difference.lastValue else { return false }
+                    let values = difference.lite.isEmpty ? [] : [difference.lite]
                     return (1...3).contains { count in
-                        difference.grdb == Array(repeating: last, count: count).joined(separator: "\n")
+                        difference.grdb == (Array(repeating: last, count: count) + values).joined(separator: "\n")
                     }
                 default:
                     return false
@@ -185,6 +197,17 @@ struct KnownDifference {
             matches: { difference in
                 difference.kind == "result" && difference.grdb.hasPrefix("error: RowDecodingError: ")
                     && !difference.grdb.contains(", sql: `") && difference.lite.hasPrefix(difference.grdb + ", sql: `")
+            }),
+        KnownDifference(
+            name: "didCommit of a writing fetch that failed to decode (bug)",
+            reason: "GRDBLite bug pending a fix. `Player.all().deleteAndFetchAll(db)` in autocommit mode, whose "
+                + "`DELETE ... RETURNING *` deletes, then fails to decode a row (RowDecodingError): both tell the "
+                + "observer the deletes and `willCommit` in that step; GRDBLite tells `didCommit` at the next "
+                + "statement, GRDB never (soak seeds 7999 and 14698 of `--seed 4711`).",
+            matches: { difference in
+                let (lite, grdb) = (difference.lite.split(separator: "\n"), difference.grdb.split(separator: "\n"))
+                return difference.kind == "events" && difference.earlierError && lite.first == "didCommit"
+                    && Array(lite.dropFirst()) == grdb
             }),
     ]
 

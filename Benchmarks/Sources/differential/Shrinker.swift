@@ -96,14 +96,22 @@ enum Shrinker {
         case let .savepoint(steps, end, catches):
             return [steps] + smaller(steps).map { [.savepoint($0, end, catches: catches)] }
                 + (end == .rollback ? [[.savepoint(steps, .commit, catches: catches)]] : [])
-        case let .record(operation, values, conflict) where conflict != nil:
-            return [[.record(operation, values, conflict: nil)]]
+        case let .record(operation, values, conflict):
+            // Without the conflict resolution; `update` for `updateAndFetch`...
+            let plain: [RecordOperation: RecordOperation] = [
+                .insertAndFetch: .insert, .updateAndFetch: .update, .saveAndFetch: .save, .upsertAndFetch: .upsert]
+            return (conflict == nil ? [] : [[.record(operation, values, conflict: nil)]])
+                + (plain[operation].map { [[.record($0, values, conflict: conflict)]] } ?? [])
+        case .aggregate(let use):
+            return smaller(use).map { [.aggregate($0)] }
         case .query(let query):
             return smaller(query).map { [.query($0)] }
         case let .updateAll(table, .some, column, value):
             return [[.updateAll(table, nil, column: column, value)]]
         case let .deleteAll(table, .some):
             return [[.deleteAll(table, nil)]]
+        case let .deleteAndFetch(table, filter):
+            return [[.deleteAll(table, filter)]] + (filter == nil ? [] : [[.deleteAndFetch(table, nil)]])
         case .adapted(let fetch):
             return smaller(fetch).map { [.adapted($0)] }
         case let .stamp(stamp):
@@ -145,6 +153,29 @@ enum Shrinker {
         variant { $0.offset = nil }
         variant { $0.fetch = .all }
         return result
+    }
+
+    /// Without a `having`, an aggregate, the order, the limit or the filter; fetched as a row.
+    static func smaller(_ use: AggregateUse) -> [AggregateUse] {
+        switch use {
+        case .grouped(let query):
+            var result: [GroupedQuery] = []
+            func variant(_ change: (inout GroupedQuery) -> Void) {
+                var copy = query
+                change(&copy)
+                if copy != query { result.append(copy) }
+            }
+            for index in query.havings.indices { variant { $0.havings.remove(at: index) } }
+            for index in query.aggregates.indices where query.aggregates.count > 1 {
+                variant { $0.aggregates.remove(at: index) }
+            }
+            variant { $0.order = .unordered }
+            variant { $0.limit = nil }
+            return result.map { .grouped($0) }
+        case let .selected(aggregate, filter, fetch):
+            return (filter == nil ? [] : [.selected(aggregate, nil, fetch)])
+                + (fetch == .row ? [] : [.selected(aggregate, filter, .row)])
+        }
     }
 
     /// Fetched as rows; a column mapping without one of its columns.
@@ -256,6 +287,8 @@ enum Shrinker {
                 + simpler(filter).map { .updateAll(table, $0, column: column, value) }
         case let .deleteAll(table, filter):
             return simpler(filter).map { .deleteAll(table, $0) }
+        case let .deleteAndFetch(table, filter):
+            return simpler(filter).map { .deleteAndFetch(table, $0) }
         case .query(let query):
             return query.filters.indices.flatMap { index in
                 simpler(query.filters[index]).map { filter in
@@ -266,6 +299,17 @@ enum Shrinker {
             }
         case let .sql(sql, values, fetches):
             return simpler(values).map { .sql(sql, $0, fetches: fetches) }
+        case .aggregate(.grouped(let query)):
+            return query.havings.indices.flatMap { index in
+                simpler(.int(query.havings[index].value)).compactMap { value -> Step? in
+                    guard case .int(let value) = value else { return nil }
+                    var copy = query
+                    copy.havings[index].value = value
+                    return .aggregate(.grouped(copy))
+                }
+            }
+        case let .aggregate(.selected(aggregate, filter, fetch)):
+            return simpler(filter).map { .aggregate(.selected(aggregate, $0, fetch)) }
         case .stamp(let stamp):
             switch stamp.operation {
             case let .insert(createdAt, day, .some(payload), token) where !payload.isEmpty:

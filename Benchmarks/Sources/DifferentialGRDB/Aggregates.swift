@@ -1,0 +1,1 @@
+../DifferentialLite/Aggregates.swift
