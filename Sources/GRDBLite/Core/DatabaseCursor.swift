@@ -32,14 +32,7 @@ extension DatabaseCursor {
     /// complete and observed, even when its element fails to decode.
     @inlinable
     func _fetchFirst<T>(_ transform: (Element) throws -> T) throws -> T? {
-        let first: Element?
-        do {
-            first = try next()
-        } catch {
-            try? statement.finishWritingFetch()
-            throw error
-        }
-        guard let element = first else { return nil }
+        guard let element = try next() else { return nil }
         let result: T
         do {
             result = try transform(element)
@@ -58,18 +51,12 @@ extension DatabaseCursor {
     /// All remaining elements, each moved into the array. `Array(cursor)`
     /// iterates through `forEach`, whose closure borrows each element: the
     /// array would hold a copy (a retain and a release of every string of
-    /// a record). A statement that writes runs to completion even when an
-    /// element fails to decode (see `_fetchFirst`).
+    /// a record).
     @inlinable
     func _fetchAll() throws -> [Element] {
         var elements: [Element] = []
-        do {
-            while let element = try next() {
-                elements.append(element)
-            }
-        } catch {
-            try? statement.finishWritingFetch()
-            throw error
+        while let element = try next() {
+            elements.append(element)
         }
         return elements
     }
@@ -124,6 +111,24 @@ struct StatementStepper {
         isDone = true
         try finish(code, &failure)
         return false
+    }
+
+    /// The current row failed to decode: a statement that writes (`DELETE
+    /// ... RETURNING`) runs to its end at once, so that the connection and
+    /// its observers are told how it ended (see
+    /// `Statement.finishWritingFetch()`), and the cursor ends with the
+    /// error (another step would run the statement again). Returns the
+    /// error, for the cursor to throw.
+    @usableFromInline
+    @inline(never)
+    func decodingFailed(_ error: any Error, _ isDone: inout Bool, _ failure: inout (any Error)?) -> any Error {
+        let statement = self.statement.takeUnretainedValue()
+        if !statement.isReadonly {
+            try? statement.finishWritingFetch()
+            isDone = true
+            failure = error
+        }
+        return error
     }
 
     /// After the end: throws the error of the step that failed, if any,

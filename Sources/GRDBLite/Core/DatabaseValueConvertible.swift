@@ -211,7 +211,11 @@ public final class DatabaseValueCursor<Value: DatabaseValueConvertible>: Databas
             return nil
         }
         guard try stepper.step(&isDone, &failure) else { return nil }
-        return try Value.decode(fromRow: row, atUncheckedIndex: 0)
+        do {
+            return try Value.decode(fromRow: row, atUncheckedIndex: 0)
+        } catch {
+            throw stepper.decodingFailed(error, &isDone, &failure)
+        }
     }
 
 }

@@ -167,7 +167,11 @@ where Value: DatabaseValueConvertible & StatementColumnConvertible
             return nil
         }
         guard try stepper.step(&isDone, &failure) else { return nil }
-        return try row.fastDecode(Value.self, atUncheckedIndex: 0)
+        do {
+            return try row.fastDecode(Value.self, atUncheckedIndex: 0)
+        } catch {
+            throw stepper.decodingFailed(error, &isDone, &failure)
+        }
     }
 
 }

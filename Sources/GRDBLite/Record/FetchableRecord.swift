@@ -190,7 +190,11 @@ public final class RecordCursor<Record: FetchableRecord>: DatabaseCursor {
             return nil
         }
         guard try stepper.step(&isDone, &failure) else { return nil }
-        return try Record(row: row)
+        do {
+            return try Record(row: row)
+        } catch {
+            throw stepper.decodingFailed(error, &isDone, &failure)
+        }
     }
 
 }

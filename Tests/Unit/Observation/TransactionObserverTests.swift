@@ -155,6 +155,17 @@ import Testing
             }
             #expect(observer.events.suffix(3) == ["didChange delete player 3", "willCommit", "didCommit"])
             #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player") == 0)
+            // Through a cursor (`deleteAndFetchAll`): it ends with the
+            // error, and never runs the statement again.
+            try db.execute(sql: "INSERT INTO player (id, name) VALUES (4, NULL), (5, 'Eve')")
+            let cursor = try Named.fetchCursor(db, sql: "DELETE FROM player RETURNING name")
+            #expect(throws: RowDecodingError.self) { try Array(cursor) }
+            #expect(observer.events.suffix(4) == [
+                "didChange delete player 4", "didChange delete player 5", "willCommit", "didCommit",
+            ])
+            try db.execute(sql: "INSERT INTO player (id, name) VALUES (6, 'Frank')")
+            #expect(throws: RowDecodingError.self) { try cursor.next() }
+            #expect(try String.fetchAll(db, sql: "SELECT name FROM player") == ["Frank"])
         }
     }
 
