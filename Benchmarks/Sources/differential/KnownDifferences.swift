@@ -199,15 +199,16 @@ struct KnownDifference {
                     && !difference.grdb.contains(", sql: `") && difference.lite.hasPrefix(difference.grdb + ", sql: `")
             }),
         KnownDifference(
-            name: "didCommit of a writing fetch that failed to decode (bug)",
-            reason: "GRDBLite bug pending a fix. `Player.all().deleteAndFetchAll(db)` in autocommit mode, whose "
-                + "`DELETE ... RETURNING *` deletes, then fails to decode a row (RowDecodingError): both tell the "
-                + "observer the deletes and `willCommit` in that step; GRDBLite tells `didCommit` at the next "
-                + "statement, GRDB never (soak seeds 7999 and 14698 of `--seed 4711`).",
+            name: "didCommit of a writing fetch that failed to decode (GRDB defect)",
+            reason: "Porting guide: a fetch of a statement that writes runs it to completion, and so does one "
+                + "whose record fails to decode: observers hear of its commit in that step. GRDB resets the "
+                + "statement, which commits (the final contents agree), and never tells `didCommit` "
+                + "(`deleteAndFetchAll` of a row that can't decode, soak seeds 7999 and 14698 of `--seed 4711`).",
             matches: { difference in
                 let (lite, grdb) = (difference.lite.split(separator: "\n"), difference.grdb.split(separator: "\n"))
-                return difference.kind == "events" && difference.earlierError && lite.first == "didCommit"
-                    && Array(lite.dropFirst()) == grdb
+                return difference.kind == "events" && difference.liteResult.hasPrefix("error: RowDecodingError")
+                    && difference.grdbResult.hasPrefix("error: RowDecodingError")
+                    && lite.last == "didCommit" && grdb.last == "willCommit" && Array(lite.dropLast()) == grdb
             }),
     ]
 
