@@ -37,16 +37,25 @@ func checkProperty<Input, Shrunk: Sequence>(
     _ body: (Input) async throws -> Void) async
 {
     let count = count * PropertySettings.soak
+    let firstError = FirstError()
     // PropertyBased counts recorded issues only, and drops an error thrown
     // by the body: record it, or a property that throws would pass.
     func recordingErrors(_ input: Input) async {
         do {
             try await body(input)
         } catch {
-            // Printed too: when the shrunk input no longer fails (a timing
-            // failure), PropertyBased shows only the input, not the error.
             print("checkProperty: \(error)")
+            firstError.keep(error)
             Issue.record(error, sourceLocation: sourceLocation)
+        }
+    }
+    // PropertyBased suppresses the issues of the failing run and records
+    // those of a last run of the shrunk input: when that run passes (a
+    // timing failure), its issue names the input only. This one says why
+    // the first run failed.
+    defer {
+        if let error = firstError.error {
+            Issue.record("The first failing run threw: \(error)", sourceLocation: sourceLocation)
         }
     }
     guard let seed = PropertySettings.seed else {
@@ -64,6 +73,19 @@ func checkProperty<Input, Shrunk: Sequence>(
     let trait = FixedSeedTrait.fixedSeed(state.0, state.1, state.2, state.3, sourceLocation: sourceLocation)
     await trait.provideScope(for: test, testCase: Test.Case.current) {
         await propertyCheck(count: count, input: input, perform: recordingErrors, sourceLocation: sourceLocation)
+    }
+}
+
+/// The first error thrown by a property's runs.
+private final class FirstError: @unchecked Sendable {
+    // @unchecked Sendable: `stored` is only used under `lock`.
+    private let lock = NSLock()
+    private var stored: (any Error)?
+
+    var error: (any Error)? { lock.withLock { stored } }
+
+    func keep(_ error: any Error) {
+        lock.withLock { if stored == nil { stored = error } }
     }
 }
 

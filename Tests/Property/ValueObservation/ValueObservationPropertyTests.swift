@@ -155,22 +155,26 @@ import Testing
         try await control.wait("the control observation") { $0.last == "\(marker)" }
         let observedValues = await observed.valuesOnScheduler()
         if let error = log.error { throw error }
-        #expect(observedValues.count == countAtCancel, "notified after cancel: \(observedValues[countAtCancel...])")
-
+        // Violations are thrown, so that `checkProperty` reports them even
+        // when the shrunk input passes (see there).
+        guard observedValues.count == countAtCancel else {
+            throw Violation("notified after cancel: \(observedValues[countAtCancel...])")
+        }
         let values = Array(observedValues.prefix(countAtCancel))
-        #expect(values.first == committed[0], "initial state")
+        guard values.first == committed[0] else {
+            throw Violation("the initial value \(values.first ?? "nil") is not \(committed[0]): \(values)")
+        }
         // Every value is a committed state, in commit order.
         var index = 0
         for value in values {
             guard let found = committed[index...].firstIndex(of: value) else {
-                Issue.record(
+                throw Violation(
                     "\(value) is not a committed state after \(committed[index]): \(values), committed: \(committed)")
-                return
             }
             index = found
         }
-        if script.removeDuplicates {
-            #expect(zip(values, values.dropFirst()).allSatisfy { $0 != $1 }, "\(values)")
+        if script.removeDuplicates, zip(values, values.dropFirst()).contains(where: { $0 == $1 }) {
+            throw Violation("a value repeats despite removeDuplicates: \(values)")
         }
     }
 
@@ -351,13 +355,17 @@ private final class Gate: @unchecked Sendable {
     }
 
     /// Waits until a thread is held; false after `timeout` seconds.
+    ///
+    /// Checks once more after the deadline: the waiting task may resume
+    /// late (the suite's synchronous tests can hold the test runtime's
+    /// threads for long), when the thread has been held for a while.
     func waitUntilHeld(timeout: TimeInterval) async -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
+        while true {
             if lock.withLock({ isHeld }) { return true }
+            if Date() > deadline { return false }
             try? await Task.sleep(nanoseconds: 1_000_000)
         }
-        return false
     }
 }
 
@@ -391,6 +399,12 @@ private final class ValueLog: @unchecked Sendable {
             try await Task.sleep(nanoseconds: 1_000_000)
         }
     }
+}
+
+/// A value sequence that breaks the property.
+private struct Violation: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
 }
 
 private struct ObservationTimeout: Error, CustomStringConvertible {
