@@ -437,6 +437,7 @@ enum OutOfMemoryWorkloads {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             let attempt = OutOfMemoryAttempt()
             try workload(directory, attempt)
+            defer { attempt.recoveries = [] }  // they retain the attempt
             for recovery in attempt.recoveries { try recovery() }
             for (place, value) in attempt.values { expected[place, default: []].insert(value) }
         }
