@@ -286,7 +286,35 @@ public final class Row {
             throw RowDecodingError.valueMismatch(
                 Value.self, row: self, columnIndex: index, databaseValue: databaseValue(atUncheckedIndex: index))
         }
+        if adaptation != nil { return try adaptedFastDecode(Value.self, atUncheckedIndex: index) }
         return try Value.decode(fromRow: self, atUncheckedIndex: index)
+    }
+
+    /// Decodes a value of an adapted row through its base, as GRDB does:
+    /// an adapted row of a statement converts as SQLite does (the text
+    /// "" is the integer 0); an adapted copy is as strict as the copy.
+    @usableFromInline
+    @inline(never)
+    func adaptedFastDecode<Value: DatabaseValueConvertible & StatementColumnConvertible>(
+        _ type: Value.Type,
+        atUncheckedIndex index: Int) throws -> Value
+    {
+        guard let (sqliteStatement, column) = statementColumn(atUncheckedIndex: index) else {
+            return try Value.decode(fromRow: self, atUncheckedIndex: index)
+        }
+        if let value = Value.fromStatement(sqliteStatement, atUncheckedIndex: column) { return value }
+        try adaptation?.base.statement?.checkColumnAllocations()
+        throw RowDecodingError.valueMismatch(
+            Value.self, row: self, columnIndex: index, databaseValue: databaseValue(atUncheckedIndex: index))
+    }
+
+    /// The statement and column that the value at `index` reads: the row's
+    /// own, or its base's for an adapted row; nil for a row that owns its
+    /// values, or adapts one that does.
+    func statementColumn(atUncheckedIndex index: Int) -> (SQLiteStatement, CInt)? {
+        if let sqliteStatement { return (sqliteStatement, CInt(truncatingIfNeeded: offset &+ index)) }
+        guard let adaptation else { return nil }
+        return adaptation.base.statementColumn(atUncheckedIndex: adaptation.columns.baseIndex(index))
     }
 
     /// The value at `index` (leftmost is 0), as the requested type, or

@@ -197,6 +197,43 @@ import Testing
         }
     }
 
+    /// An adapted row of a statement converts its values as SQLite does,
+    /// as the statement's row does (GRDB decodes an adapted row through its
+    /// base); an adapted copy is as strict as the copy. Found by the
+    /// differential harness: a `Decodable` record with a nested record
+    /// decoded from an adapted row read the text "" of an integer property.
+    @Test func adaptedStatementRowsConvertAsSQLite() throws {
+        struct Score: Decodable, FetchableRecord { var score: Int }
+        struct Info: Decodable, FetchableRecord {
+            var player: Score
+            var team: Score?
+        }
+        try DatabaseQueue().read { db throws in
+            // Renamed columns: the adapted row is not a slice of the statement.
+            let sql = "SELECT 'x' AS extra, '' AS score, '12abc' AS other, NULL AS n"
+            let adapter = ColumnMapping(["points": "score", "more": "other", "none": "n"])
+            let rows = try Row.fetchCursor(db, sql: sql, adapter: adapter)
+            let row = try #require(try rows.next())
+            #expect(row["points"] as Int == 0)
+            #expect(row["more"] as Int64 == 12)
+            #expect(try row.decode(Int.self, forColumn: "more") == 12)
+            #expect(row["none"] as Int? == nil)
+            #expect(try Score.fetchOne(db, sql: sql, adapter: ColumnMapping(["score": "score"]))?.score == 0)
+            // The differential's case: a nested scope that renames makes
+            // the whole row adapted; `player` is decoded from it.
+            let scopes = ScopeAdapter([
+                "team": ScopeAdapter(base: SuffixRowAdapter(fromIndex: 3), scopes: ["place": ColumnMapping(["town": "n"])]),
+            ])
+            let info = try #require(try Info.fetchOne(db, sql: sql, adapter: scopes))
+            #expect(info.player.score == 0)
+            #expect(info.team == nil)
+            // A copy is strict, adapted or not.
+            let copy = row.copy()
+            let error = try #require(throws: RowDecodingError.self) { try copy.decode(Int.self, forColumn: "points") }
+            #expect("\(error)".contains("points"))
+        }
+    }
+
     @Test func fetchingValuesRecordsAndSets() throws {
         struct Item: FetchableRecord, Decodable, Hashable {
             var a: Int
