@@ -40,7 +40,8 @@ enum Aggregates {
             case .unordered: break
             case .group: request = request.order(Column("teamId"))
             case .groupDescending: request = request.order(Column("teamId").desc)
-            case .aggregateDescending: request = request.order(expression(query.aggregates[0]).desc)
+            case .aggregateDescending:
+                request = request.order(expression(query.aggregates[0]).desc, Column("teamId"))
             }
             if let limit = query.limit { request = request.limit(limit) }
             return try Row.fetchAll(db, request).map(Canonical.text).joined(separator: "\n")

@@ -3,14 +3,30 @@ import GRDB
 #else
 import GRDBLite
 #endif
+import DifferentialProgram
 import Synchronization
 
-/// A transaction observer of every table: the events it is told, until a
-/// step takes them.
+/// A transaction observer: the events it is told, until a step takes them.
 final class EventLog: TransactionObserver, Sendable {
     private let events = Mutex<[String]>([])
+    let filter: ObserverFilter
 
-    func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { true }
+    init(_ filter: ObserverFilter) {
+        self.filter = filter
+    }
+
+    func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool {
+        switch filter {
+        case .everything, .firstChangeOfEachTransaction: return true
+        case .players: return eventKind.tableName == "player"
+        case .insertsAndDeletes:
+            if case .update = eventKind { return false }
+            return true
+        case .scoreUpdates:
+            if case .update(_, let columns) = eventKind { return columns.contains("score") }
+            return false
+        }
+    }
 
     func databaseDidChange(with event: DatabaseEvent) {
         let kind = switch event.kind {
@@ -19,6 +35,7 @@ final class EventLog: TransactionObserver, Sendable {
         case .delete: "delete"
         }
         append("\(kind) \(event.tableName) \(event.rowID)")
+        if filter == .firstChangeOfEachTransaction { stopObservingDatabaseChangesUntilNextTransaction() }
     }
 
     func databaseWillCommit() throws { append("willCommit") }

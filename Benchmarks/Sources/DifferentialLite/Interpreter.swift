@@ -21,11 +21,14 @@ public func run(_ program: Program, path: String) -> Outcome {
         try db.execute(sql: "PRAGMA synchronous = OFF")
         db.trace { log.record($0) }
     }
-    let writer: any DatabaseWriter
-    do {
-        writer = program.usesPool
+    func open() throws -> any DatabaseWriter {
+        program.usesPool
             ? try DatabasePool(path: path, configuration: config)
             : try DatabaseQueue(path: path, configuration: config)
+    }
+    var writer: any DatabaseWriter
+    do {
+        writer = try open()
     } catch {
         return Outcome(steps: [], finalContent: "open: \(Canonical.text(error))")
     }
@@ -33,7 +36,7 @@ public func run(_ program: Program, path: String) -> Outcome {
     // own (GRDB creates and drops `grdb_issue_102`, GRDBLite `grdblite_wal_setup`).
     _ = log.take()
     let observations = program.observation == nil ? nil : ObservationLog()
-    let interpreter = Interpreter(log: log, events: EventLog(), observations: observations)
+    let interpreter = Interpreter(log: log, events: EventLog(program.observerFilter), observations: observations)
     interpreter.record("schema") {
         try SchemaBuilder.create(program.schema, in: writer)
         return "ok"
@@ -45,30 +48,46 @@ public func run(_ program: Program, path: String) -> Outcome {
             return "started"
         }
     }
-    if let dbQueue = writer as? DatabaseQueue {
-        dbQueue.inDatabase { db in
-            if program.observesTransactions {
-                db.add(transactionObserver: interpreter.events, extent: .databaseLifetime)
+    func addObserver() {
+        guard program.observesTransactions else { return }
+        writer.writeWithoutTransaction { db in
+            db.add(transactionObserver: interpreter.events, extent: .databaseLifetime)
+        }
+    }
+    addObserver()
+    var extras = 0
+    var start = 0
+    let steps = program.steps
+    while start < steps.count {
+        // The steps up to a reopening, in one access of a queue; in a
+        // pool, one access per step, reads in `read`.
+        let end = steps[start...].firstIndex { if case .reopen = $0 { true } else { false } } ?? steps.count
+        if let dbQueue = writer as? DatabaseQueue {
+            dbQueue.inDatabase { db in
+                for index in start..<end { interpreter.run(steps[index], path: "\(index + 1)", db) }
             }
-            for (index, step) in program.steps.enumerated() {
-                interpreter.run(step, path: "\(index + 1)", db)
+        } else {
+            for index in start..<end {
+                let (step, path) = (steps[index], "\(index + 1)")
+                interpreter.record(path) {
+                    step.isRead
+                        ? try writer.read { db in try interpreter.perform(step, path: path, db) }
+                        : try writer.writeWithoutTransaction { db in try interpreter.perform(step, path: path, db) }
+                }
             }
         }
-    } else {
-        if program.observesTransactions {
-            writer.writeWithoutTransaction { db in
-                db.add(transactionObserver: interpreter.events, extent: .databaseLifetime)
+        if end < steps.count, case .reopen(let appending) = steps[end] {
+            interpreter.record("\(end + 1)") {
+                try writer.close()
+                writer = try open()
+                _ = log.take()
+                addObserver()
+                extras += appending
+                try SchemaBuilder.migrateAgain(program.schema, extras: extras, in: writer)
+                return "reopened"
             }
         }
-        // One access per step, in turn: reads in `read`.
-        for (index, step) in program.steps.enumerated() {
-            let path = "\(index + 1)"
-            interpreter.record(path) {
-                step.isRead
-                    ? try writer.read { db in try interpreter.perform(step, path: path, db) }
-                    : try writer.writeWithoutTransaction { db in try interpreter.perform(step, path: path, db) }
-            }
-        }
+        start = end + 1
     }
     cancellable?.cancel()
     log.stop()
@@ -168,6 +187,20 @@ final class Interpreter {
                 return end == .commit ? .commit : .rollback
             }
             return "savepoint \(end.rawValue)"
+        case .reopen:
+            // Generated at the top level only: the runner reopens.
+            return "reopen inside an access"
+        case let .kindedTransaction(kind, steps, end):
+            let kind: Database.TransactionKind = switch kind {
+            case .deferred: .deferred
+            case .immediate: .immediate
+            case .exclusive: .exclusive
+            }
+            try db.inTransaction(kind) {
+                try runBlock(steps, path: path, db, catches: true)
+                return end == .commit ? .commit : .rollback
+            }
+            return "transaction \(end.rawValue)"
         }
     }
 

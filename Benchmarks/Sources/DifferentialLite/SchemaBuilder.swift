@@ -22,6 +22,23 @@ enum SchemaBuilder {
         }
     }
 
+    /// Migrates a database opened again: the schema's migrations, if it
+    /// has a migrator, then `extras` extra migrations, an index each.
+    static func migrateAgain(_ schema: Schema, extras: Int, in writer: any DatabaseWriter) throws {
+        var migrator = DatabaseMigrator()
+        if schema.usesMigrator {
+            for (index, migration) in schema.migrations.enumerated() {
+                migrator.registerMigration("v\(index + 1)") { db in try apply(migration, db) }
+            }
+        }
+        for number in 0..<extras {
+            migrator.registerMigration("extra\(number + 1)") { db in
+                try db.create(index: "extra\(number + 1)", on: "player", columns: ["name"])
+            }
+        }
+        try migrator.migrate(writer)
+    }
+
     static func apply(_ migration: Migration, _ db: Database) throws {
         for table in migration.tables { try create(table, db) }
         for index in migration.indexes {

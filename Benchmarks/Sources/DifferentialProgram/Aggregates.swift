@@ -38,7 +38,7 @@ public enum GroupOrder: String, Sendable, Codable, CaseIterable {
     case group
     /// `order(Column("teamId").desc)`.
     case groupDescending
-    /// `order(firstAggregate.desc)`.
+    /// `order(firstAggregate.desc, Column("teamId"))`.
     case aggregateDescending
 }
 
@@ -103,7 +103,7 @@ extension AggregateUse {
             case .unordered: break
             case .group: text += ".order(Column(\"teamId\"))"
             case .groupDescending: text += ".order(Column(\"teamId\").desc)"
-            case .aggregateDescending: text += ".order(\(query.aggregates[0]).desc)"
+            case .aggregateDescending: text += ".order(\(query.aggregates[0]).desc, Column(\"teamId\"))"
             }
             if let limit = query.limit { text += ".limit(\(limit))" }
             return ["try Row.fetchAll(db, \(text))"]

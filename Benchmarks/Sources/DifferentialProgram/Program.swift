@@ -6,6 +6,8 @@ public struct Program: Sendable, Codable, Hashable {
     public var steps: [Step]
     /// Whether a transaction observer of every table watches the steps.
     public var observesTransactions: Bool
+    /// What that observer observes.
+    public var observerFilter: ObserverFilter
     /// A `ValueObservation` started before the steps (queues only).
     public var observation: ObservationUse?
     /// A `DatabasePool` (WAL) instead of a `DatabaseQueue`.
@@ -13,8 +15,9 @@ public struct Program: Sendable, Codable, Hashable {
 
     public init(
         seed: UInt64, schema: Schema, steps: [Step], observesTransactions: Bool,
-        observation: ObservationUse? = nil, usesPool: Bool = false
+        observation: ObservationUse? = nil, usesPool: Bool = false, observerFilter: ObserverFilter = .everything
     ) {
+        self.observerFilter = observerFilter
         self.seed = seed
         self.schema = schema
         self.steps = steps

@@ -9,7 +9,7 @@ extension Program: CustomStringConvertible {
             lines += observation?.startLines ?? []
             lines.append("try dbQueue.inDatabase { db in")
             if observesTransactions {
-                lines.append("    db.add(transactionObserver: EventLog(), extent: .databaseLifetime) // every event")
+                lines.append("    db.add(transactionObserver: EventLog(.\(observerFilter)), extent: .databaseLifetime)")
             }
             for step in steps { lines += step.lines.map { "    " + $0 } }
             lines.append("}")
@@ -23,7 +23,7 @@ extension Program: CustomStringConvertible {
         }
         if observesTransactions {
             lines.append("try dbPool.writeWithoutTransaction { db in "
-                + "db.add(transactionObserver: EventLog(), extent: .databaseLifetime) }")
+                + "db.add(transactionObserver: EventLog(.\(observerFilter)), extent: .databaseLifetime) }")
         }
         for step in steps {
             lines.append("try dbPool.\(step.isRead ? "read" : "writeWithoutTransaction") { db in")
@@ -157,6 +157,15 @@ extension Step {
             let isTransaction = if case .transaction = self { true } else { false }
             var lines = ["try db.\(isTransaction ? "inTransaction" : "inSavepoint") {"
                 + (catches ? " // each step's error is caught" : "")]
+            for step in steps { lines += step.lines.map { "    " + $0 } }
+            return lines + ["    return .\(end)", "}"]
+        case .reopen(let appending):
+            return ["// outside of the access: try dbQueue.close(); dbQueue = try DatabaseQueue(path: path) (a pool: "
+                    + "the same); db.add(transactionObserver:); \(appending) more `extraN` migrations "
+                    + "(db.create(index: \"extraN\", on: \"player\", columns: [\"name\"])) registered after the "
+                    + "others; try migrator.migrate(dbQueue)"]
+        case let .kindedTransaction(kind, steps, end):
+            var lines = ["try db.inTransaction(.\(kind)) { // each step's error is caught"]
             for step in steps { lines += step.lines.map { "    " + $0 } }
             return lines + ["    return .\(end)", "}"]
         }

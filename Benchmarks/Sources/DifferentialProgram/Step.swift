@@ -9,6 +9,11 @@ public struct RecordValues: Sendable, Codable, Hashable {
     }
 }
 
+/// `Database.TransactionKind`, for `inTransaction(_:_:)`.
+public enum TransactionKindUse: String, Sendable, Codable, CaseIterable {
+    case deferred, immediate, exclusive
+}
+
 /// What a step does with a record.
 public enum RecordOperation: String, Sendable, Codable, CaseIterable {
     case insert, save, update, upsert, delete, insertAndFetch, exists
@@ -62,4 +67,13 @@ public indirect enum Step: Sendable, Codable, Hashable {
     case transaction([Step], TransactionEnd, catches: Bool)
     /// `db.inSavepoint { ... }`, the same way.
     case savepoint([Step], TransactionEnd, catches: Bool)
+    /// `db.inTransaction(kind) { ... }`, each step's error caught: often
+    /// empty, or of steps that read or change nothing.
+    case kindedTransaction(TransactionKindUse, [Step], TransactionEnd)
+    /// Outside of the steps' database access: `close()`, open the same
+    /// file again, and migrate again (when the schema has a migrator, or
+    /// extra migrations), with `appending` more extra migrations than the
+    /// last time (`extra1`, `extra2`...: an index each). The transaction
+    /// observer is added again.
+    case reopen(appending: Int)
 }

@@ -24,7 +24,20 @@ struct Differential: ParsableCommand {
     @Flag(help: "Print each program, and both outcomes' steps.")
     var verbose = false
 
+    @Flag(help: "Print each known difference, with its entry.")
+    var showKnown = false
+
+    @Flag(help: "Check the known differences' matchers on their examples and near misses, and exit.")
+    var selfTest = false
+
     func run() throws {
+        if selfTest {
+            let failures = KnownDifferenceTests.run()
+            for failure in failures { print("self-test: \(failure)") }
+            print("differential self-test: \(KnownDifferenceTests.count) checks, \(failures.count) failed")
+            if !failures.isEmpty { throw ExitCode.failure }
+            return
+        }
         let environmentSeed = ProcessInfo.processInfo.environment["GRDBLITE_SEED"].flatMap { UInt64($0) }
         let firstSeed = seed ?? environmentSeed ?? UInt64.random(in: 0...UInt64(UInt32.max))
         let count = programs ?? (seed ?? environmentSeed == nil ? 1000 : 1)
@@ -46,6 +59,12 @@ struct Differential: ParsableCommand {
                 for name in Set(differences.compactMap { KnownDifference.match($0)?.name }) {
                     knownCounts[name, default: 0] += 1
                 }
+                if showKnown {
+                    for difference in differences {
+                        print("known (\(KnownDifference.match(difference)?.name ?? "")), program seed \(program.seed), "
+                              + "\(difference)")
+                    }
+                }
                 continue
             }
             if differing - known <= shrinkLimit {
@@ -57,7 +76,9 @@ struct Differential: ParsableCommand {
         for (name, programs) in knownCounts.sorted(by: { $0.key < $1.key }) {
             print("known: \(name): \(programs) programs")
         }
-        print("differential: \(count) programs, \(differing) differences (\(known) known)")
+        let share = count == 0 ? 0 : Double(known) * 100 / Double(count)
+        print("differential: \(count) programs, \(differing) differences (\(known) known: "
+              + "\(String(format: "%.1f", share))% of programs)")
         if differing > known { throw ExitCode.failure }
     }
 }

@@ -34,6 +34,11 @@ enum Shrinker {
             var copy = program
             copy.observesTransactions = false
             result.append(copy)
+            if program.observerFilter != .everything {
+                copy = program
+                copy.observerFilter = .everything
+                result.append(copy)
+            }
         }
         if program.usesPool {
             var copy = program
@@ -96,6 +101,12 @@ enum Shrinker {
         case let .savepoint(steps, end, catches):
             return [steps] + smaller(steps).map { [.savepoint($0, end, catches: catches)] }
                 + (end == .rollback ? [[.savepoint(steps, .commit, catches: catches)]] : [])
+        case .reopen(let appending) where appending > 0:
+            return [[.reopen(appending: 0)]]
+        case let .kindedTransaction(kind, steps, end):
+            return [steps] + smaller(steps).map { [.kindedTransaction(kind, $0, end)] }
+                + (end == .rollback ? [[.kindedTransaction(kind, steps, .commit)]] : [])
+                + (kind == .deferred ? [] : [[.kindedTransaction(.deferred, steps, end)]])
         case let .record(operation, values, conflict):
             // Without the conflict resolution; `update` for `updateAndFetch`...
             let plain: [RecordOperation: RecordOperation] = [
@@ -152,7 +163,8 @@ enum Shrinker {
         variant { $0.limit = nil; $0.offset = nil }
         variant { $0.offset = nil }
         variant { $0.fetch = .all }
-        return result
+        // A limited request stays ordered to the end (see the generator).
+        return result.map(Generator.orderedByUniqueKey).filter { $0 != query }
     }
 
     /// Without a `having`, an aggregate, the order, the limit or the filter; fetched as a row.
@@ -169,7 +181,8 @@ enum Shrinker {
             for index in query.aggregates.indices where query.aggregates.count > 1 {
                 variant { $0.aggregates.remove(at: index) }
             }
-            variant { $0.order = .unordered }
+            // A limit keeps an order (see the generator).
+            variant { if $0.limit == nil { $0.order = .unordered } else { $0.order = .group } }
             variant { $0.limit = nil }
             return result.map { .grouped($0) }
         case let .selected(aggregate, filter, fetch):
@@ -328,6 +341,8 @@ enum Shrinker {
             return simplerValues(steps).map { .transaction($0, end, catches: catches) }
         case let .savepoint(steps, end, catches):
             return simplerValues(steps).map { .savepoint($0, end, catches: catches) }
+        case let .kindedTransaction(kind, steps, end):
+            return simplerValues(steps).map { .kindedTransaction(kind, $0, end) }
         default:
             return []
         }
