@@ -72,10 +72,11 @@ final class ChildProcess: @unchecked Sendable {
     private let exit = ChildExit()
 
     /// Starts the child with `arguments`, and `environment` added to this
-    /// process's environment.
-    init(_ arguments: [String], environment: [String: String] = [:]) throws {
-        let executable = try crashWriterURL().path
-        let added = childEnvironment.merging(environment) { $1 }
+    /// process's environment: the crash writer, or `executable` (an
+    /// absolute path) when given.
+    init(_ arguments: [String], environment: [String: String] = [:], executable: String? = nil) throws {
+        let added = executable == nil ? childEnvironment.merging(environment) { $1 } : environment
+        let executable = try executable ?? crashWriterURL().path
         let variables = ProcessInfo.processInfo.environment.merging(added) { $1 }.map { "\($0)=\($1)" }
         var stdin: [Int32] = [0, 0]
         var stdout: [Int32] = [0, 0]
