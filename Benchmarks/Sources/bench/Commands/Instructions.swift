@@ -119,7 +119,8 @@ struct Instructions: ParsableCommand {
                             side: side, api: result.once.api,
                             instructions: result.instructions,
                             instructionsPerRow: Double(result.instructions) / Double(rowCount),
-                            allocations: result.once.allocations)
+                            allocations: result.once.allocations,
+                            byDifference: result.byDifference ? true : nil)
                     })
             })
         printReport(MarkdownReport.render(report))
@@ -145,6 +146,8 @@ struct Instructions: ParsableCommand {
         var once: OnceResult
         /// The calls to the allocator that callgrind counted.
         var allocatorCalls: UInt64
+        /// Counted by difference of whole processes.
+        var byDifference = false
     }
 
     /// Runs the tasks, `jobs` at a time.
@@ -198,7 +201,8 @@ struct Instructions: ParsableCommand {
             let calls = two.allocatorCalls - min(two.allocatorCalls, one.allocatorCalls)
             once.allocations = AllocationFigures(allocations: calls, bytes: nil, rowCount: once.rowCount)
             return Measured(
-                instructions: two.instructions - one.instructions, once: once, allocatorCalls: calls)
+                instructions: two.instructions - one.instructions, once: once, allocatorCalls: calls,
+                byDifference: true)
         }
         return try callgrind(
             task, executable: executable,
