@@ -80,7 +80,10 @@ struct Instructions: ParsableCommand {
                 let folder = "\(work)/\(tasks.count)"
                 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
                 try FileManager.default.copyItem(atPath: fixture.fetchPath, toPath: folder + "/fetch.sqlite")
-                tasks.append(MeasureTask(workload: workload.name, side: side, folder: folder))
+                tasks.append(
+                    MeasureTask(
+                        workload: workload.name, side: side, folder: folder,
+                        byDifference: side.runsOnOtherThreads || workload.runsOnOtherThreads))
             }
         }
         let started = monotonicSeconds()
@@ -116,7 +119,8 @@ struct Instructions: ParsableCommand {
                             side: side, api: result.once.api,
                             instructions: result.instructions,
                             instructionsPerRow: Double(result.instructions) / Double(rowCount),
-                            allocations: result.once.allocations)
+                            allocations: result.once.allocations,
+                            byDifference: result.byDifference ? true : nil)
                     })
             })
         printReport(MarkdownReport.render(report))
@@ -130,6 +134,9 @@ struct Instructions: ParsableCommand {
         var workload: String
         var side: Side
         var folder: String
+        /// Counted by difference of whole processes: the work runs on
+        /// other threads than the caller's.
+        var byDifference: Bool
         var key: String { Self.key(workload, side) }
         static func key(_ workload: String, _ side: Side) -> String { "\(workload) \(side.rawValue)" }
     }
@@ -137,6 +144,10 @@ struct Instructions: ParsableCommand {
     private struct Measured {
         var instructions: UInt64
         var once: OnceResult
+        /// The calls to the allocator that callgrind counted.
+        var allocatorCalls: UInt64
+        /// Counted by difference of whole processes.
+        var byDifference = false
     }
 
     /// Runs the tasks, `jobs` at a time.
@@ -173,9 +184,12 @@ struct Instructions: ParsableCommand {
     /// `grdblite_bench_measured_run` (`--toggle-collect`, exact). Callgrind's
     /// triggers count one thread, so a side that runs on other threads
     /// (Vapor) is counted by difference: the whole process with two runs
-    /// after the warm-up, minus the whole process with one.
+    /// after the warm-up, minus the whole process with one. Its allocations
+    /// are then the calls to the allocator that callgrind counted, by the same
+    /// difference: exact, where jemalloc's counters miss the thread caches of
+    /// the other threads.
     private func measure(_ task: MeasureTask, executable: String) throws -> Measured {
-        if task.side.runsOnOtherThreads {
+        if task.byDifference {
             let one = try callgrind(task, executable: executable, options: [], measuredRuns: 1, name: "one")
             let two = try callgrind(task, executable: executable, options: [], measuredRuns: 2, name: "two")
             guard two.instructions > one.instructions else {
@@ -183,7 +197,12 @@ struct Instructions: ParsableCommand {
                     "\(task.workload) on \(task.side.title): two runs counted \(two.instructions) instructions, one run \(one.instructions)"
                 )
             }
-            return Measured(instructions: two.instructions - one.instructions, once: one.once)
+            var once = one.once
+            let calls = two.allocatorCalls - min(two.allocatorCalls, one.allocatorCalls)
+            once.allocations = AllocationFigures(allocations: calls, bytes: nil, rowCount: once.rowCount)
+            return Measured(
+                instructions: two.instructions - one.instructions, once: once, allocatorCalls: calls,
+                byDifference: true)
         }
         return try callgrind(
             task, executable: executable,
@@ -219,7 +238,7 @@ struct Instructions: ParsableCommand {
                 "\(task.workload) on \(task.side.title): no instructions in \(outFile) (is grdblite_bench_measured_run in the binary?)"
             )
         }
-        return Measured(instructions: total, once: once)
+        return Measured(instructions: total, once: once, allocatorCalls: Self.allocatorCalls(text))
     }
 
     /// The CPU that programs see under valgrind, as glibc reads it to pick
@@ -248,6 +267,38 @@ struct Instructions: ParsableCommand {
             }
         }
         return "\(kind) family \(family) model \(model), glibc features \(String(hash, radix: 16))"
+    }
+
+    /// The functions whose calls are allocations, as jemalloc counts its
+    /// requests.
+    static let allocatorFunctions: Set<Substring> = [
+        "malloc", "calloc", "realloc", "posix_memalign", "aligned_alloc", "memalign", "valloc",
+    ]
+
+    /// The calls to ``allocatorFunctions`` in a callgrind output file: each
+    /// `calls=N` line follows the `cfn=` line of the called function, named
+    /// in full at its first use as `cfn=(id) name`, then by `(id)` alone.
+    static func allocatorCalls(_ dump: String) -> UInt64 {
+        var names: [Substring: Substring] = [:]
+        var calleeIsAllocator = false
+        var total: UInt64 = 0
+        for line in dump.split(separator: "\n") {
+            if line.hasPrefix("fn=") || line.hasPrefix("cfn=") {
+                let value = line.drop { $0 != "=" }.dropFirst()
+                var name = value
+                if value.hasPrefix("("), let close = value.firstIndex(of: ")") {
+                    let id = value[...close]
+                    let rest = value[value.index(after: close)...].drop { $0 == " " }
+                    if !rest.isEmpty { names[id] = rest }
+                    name = names[id] ?? rest
+                }
+                if line.hasPrefix("cfn=") { calleeIsAllocator = allocatorFunctions.contains(name) }
+            } else if line.hasPrefix("calls="), calleeIsAllocator {
+                let count = line.dropFirst("calls=".count).prefix { $0.isNumber }
+                total += UInt64(count) ?? 0
+            }
+        }
+        return total
     }
 
     /// The `summary:` line of a callgrind output file: the Ir of the

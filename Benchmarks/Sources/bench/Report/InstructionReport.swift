@@ -46,4 +46,8 @@ struct SideInstructions: Codable, SideFigures {
     var instructionsPerRow: Double?
     /// Allocations of the same run.
     var allocations: AllocationFigures?
+    /// True when counted by difference of whole processes (the work runs
+    /// on other threads): the threads' interleaving moves the figures a
+    /// little from run to run (about 2% for `server-request`).
+    var byDifference: Bool?
 }

@@ -26,6 +26,41 @@ extension Workload {
     static let serverMix64 = server(.mix, tasks: 64)
     static let serverMix256 = server(.mix, tasks: 256)
 
+    static let serverRequest = singleTask(.reads, name: "server-request", title: "Server read request, 1 task")
+    static let serverRequestWrite = singleTask(
+        .writes, name: "server-request-write", title: "Server write request, 1 task")
+
+    /// `server-request` and `server-request-write`: one task makes
+    /// ``ServerPlan/singleTaskRequestCount`` requests of the `server-reads`
+    /// shape (or its write), one after the other, on the sides that run
+    /// a server (raw C's thread pool, GRDBLite's and GRDB's pools): the cost
+    /// of one request, from the call of `read` (or `write`) to its result,
+    /// hand-overs included. Counted by `bench instructions`, by difference of
+    /// whole processes (the requests run on other threads), and its
+    /// allocations exactly (callgrind's calls to the allocator); per row is
+    /// per request.
+    private static func singleTask(_ kind: ServerPlan.Kind, name: String, title: String) -> Workload {
+        let plan: @Sendable (Fixture) -> ServerPlan = { _ in
+            ServerPlan(kind, tasks: 1, requestsPerTask: ServerPlan.singleTaskRequestCount)
+        }
+        return Workload(
+            name: name, title: title,
+            rowCount: { plan($0).requestCount },
+            prepare: { _ in },
+            result: { job, _ in
+                guard let fetched = job.fetched else { throw BenchError("\(name): the job reports nothing") }
+                return try fetched()
+            },
+            expected: { plan($0).expected },
+            allocationRule: nil,
+            jobs: [
+                .raw: { try RawSide.server($0, plan: plan($0)) },
+                .lite: { try LiteSide.server($0, plan: plan($0)) },
+                .grdb: { try GRDBSide.server($0, plan: plan($0)) },
+            ],
+            runsOnOtherThreads: true)
+    }
+
     private static func server(_ kind: ServerPlan.Kind, tasks: Int) -> Workload {
         Workload(
             name: "server-\(kind.rawValue)-\(tasks)",
@@ -56,7 +91,14 @@ struct ServerPlan: Sendable {
     enum Kind: String, Sendable {
         case reads
         case mix
+        /// Every request a write (`server-request-write`).
+        case writes
     }
+
+    /// The requests of `server-request`: enough that the fixed costs of a
+    /// run (the task group, the first request) are under 1% of the figures
+    /// per request, few enough for callgrind in CI.
+    static let singleTaskRequestCount = 256
 
     /// One request: read author `authorID` and its books, or update it.
     struct Request: Sendable {
@@ -72,12 +114,16 @@ struct ServerPlan: Sendable {
     var requestCount: Int { requests.count }
 
     init(_ kind: Kind, tasks: Int, fixture: Fixture) {
+        self.init(kind, tasks: tasks, requestsPerTask: max(1, fixture.serverRequestCount / tasks))
+    }
+
+    init(_ kind: Kind, tasks: Int, requestsPerTask: Int) {
         self.tasks = tasks
-        requestsPerTask = max(1, fixture.serverRequestCount / tasks)
-        var generator = SplitMix64(seed: kind == .reads ? 49 : 4_910)
+        self.requestsPerTask = requestsPerTask
+        var generator = SplitMix64(seed: kind == .mix ? 4_910 : 49)
         requests = (0..<(tasks * requestsPerTask)).map { _ in
             let authorID = Int(generator.next() % UInt64(ServerData.authorCount)) + 1
-            let isWrite = kind == .mix && generator.next() % 10 == 0
+            let isWrite = kind == .writes || (kind == .mix && generator.next() % 10 == 0)
             return Request(authorID: authorID, isWrite: isWrite)
         }
     }

@@ -32,6 +32,10 @@ struct Workload: Sendable {
     /// The group of the workloads that measure each request's latency
     /// (their jobs report ``SideJob/latencies``), reported apart.
     var latencyGroup: LatencyGroup?
+    /// True when every side's job runs on other threads than the caller's
+    /// (a pool's accesses): `bench instructions` counts it by difference of
+    /// whole processes, as it counts ``Side/runsOnOtherThreads``.
+    var runsOnOtherThreads = false
 
     /// Every workload, in report order: add new ones here.
     static let all: [Workload] = [
@@ -41,6 +45,7 @@ struct Workload: Sendable {
         insertByIndex, insertByName, insertRecords, insertMacroRecords, insertEncodable, insertWideEncodable,
         concurrentReads1, concurrentReads2, concurrentReads4, readsWhileWriting, writeWhileReading,
         observe1, observe10, observe100,
+        serverRequest, serverRequestWrite,
         serverReads16, serverReads64, serverReads256, serverMix16, serverMix64, serverMix256,
         observeLatencyQueue1, observeLatencyQueue10, observeLatencyQueue100,
         observeLatencyValues1, observeLatencyValues10, observeLatencyValues100,
