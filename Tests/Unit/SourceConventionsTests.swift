@@ -73,6 +73,14 @@ import Testing
         #expect(violations == [])
     }
 
+    /// CONTRIBUTING.md names each layer.
+    @Test func contributingNamesEveryLayer() throws {
+        let text = try String(
+            contentsOf: SourceFile.root.appendingPathComponent("CONTRIBUTING.md"), encoding: .utf8)
+        let unnamed = Self.layers.map(\.folder).filter { !text.contains("`\($0)`") }
+        #expect(unnamed == [])
+    }
+
     // MARK: - Unsafe constructs
 
     /// The layers whose unsafe constructs are checked.
