@@ -99,7 +99,10 @@ import Testing
             ["Unmanaged", "Unowned", "unowned", "Unretained", "unretained", "retain"]
         ),
         (
-            ["unsafeBitCast", "unsafeDowncast", "unsafelyUnwrapped", "withUnsafe", "withMemoryRebound"],
+            [
+                "unsafeBitCast", "unsafeDowncast", "unsafelyUnwrapped", "withUnsafe", "withMemoryRebound",
+                "assumingMemoryBound", "bindMemory",
+            ],
             ["Unsafe", "unsafe", "alive"]
         )
     ]
