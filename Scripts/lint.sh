@@ -19,7 +19,8 @@
 # 4. The tests of Scripts/grdb-compat.py and Scripts/api-diff.py (Scripts/tests,
 #    Python's unittest); the figures of the README and the porting guide, and
 #    passing-count, are those of Tests/GRDBCompat/results.tsv and
-#    api-surface.tsv.
+#    api-surface.tsv; the generated sources (Scripts/generate-*.py) are their
+#    scripts' output.
 #
 # Don't run `swift format format` on whole files: it would rewrite the layout.
 set -euo pipefail
@@ -52,6 +53,7 @@ if command -v python3 >/dev/null 2>&1; then
     Scripts/docker-context.py || status=1
     # The tests of the scripts whose parsing and counting make the figures.
     python3 -W ignore::ResourceWarning -m unittest discover --buffer -s Scripts/tests || status=1
+    Scripts/generate-named-values.py --check || status=1
     python3 Scripts/grdb-compat.py --figures check || status=1
     python3 Scripts/api-diff.py --figures check || status=1
 else
