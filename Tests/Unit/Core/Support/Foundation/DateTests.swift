@@ -51,14 +51,6 @@ import TestSupport
         }
     }
 
-    /// A date is stored rounded to the nearest millisecond (GRDB truncates).
-    @Test func storedDatesAreRoundedToTheNearestMillisecond() throws {
-        let text = try DatabaseQueue().read { db in
-            try String.fetchOne(db, sql: "SELECT ?", arguments: [Date(timeIntervalSince1970: 0.0006)])
-        }
-        #expect(text == "1970-01-01 00:00:00.001")
-    }
-
     @Test func datesReadAreTheNearestToTheirText() throws {
         // GRDB reads "2015-07-22 01:02:03.00456" through Calendar, 4_000_008
         // nanoseconds after the second: the nearest `Date`. From 1970, the
