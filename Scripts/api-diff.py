@@ -41,6 +41,9 @@ COMPAT = os.path.join(REPO, "Tests", "GRDBCompat")
 SURFACE = os.path.join(COMPAT, "api-surface.tsv")
 EXCLUSIONS = os.path.join(COMPAT, "api-exclusions.tsv")
 ADDITIONS = os.path.join(COMPAT, "api-additions.tsv")
+DIFFERENCES = os.path.join(REPO, "Sources", "GRDBLite", "GRDBLite.docc", "DifferencesFromGRDB.md")
+FIGURES_BEGIN = "<!-- api-surface-figures: written by Scripts/api-diff.sh -->"
+FIGURES_END = "<!-- /api-surface-figures -->"
 # The categories of GRDBLite-only public symbols, as the last line names them.
 ADDITION_CATEGORIES = {
     # GRDB has it under a build condition that Linux's system SQLite lacks.
@@ -112,7 +115,7 @@ def modules_folder(bin_path, module):
 
 
 def extract(module, modules, includes, out_dir, logfile):
-    """The public symbols of `module`: {"kind path": None}."""
+    """The public symbols of `module`: {"kind path"}."""
     os.makedirs(out_dir, exist_ok=True)
     for name in os.listdir(out_dir):
         os.remove(os.path.join(out_dir, name))
@@ -122,6 +125,11 @@ def extract(module, modules, includes, out_dir, logfile):
         command += ["-I", include]
     command += sqlite_flags() + ["-minimum-access-level", "public", "-output-dir", out_dir]
     run(command, REPO, logfile)
+    return graph_symbols(out_dir)
+
+
+def graph_symbols(out_dir):
+    """The symbols of the symbol graphs in out_dir: {"kind path"}."""
     symbols = set()
     for name in sorted(os.listdir(out_dir)):
         if not name.endswith(".symbols.json"):
@@ -204,8 +212,75 @@ def read_additions():
     return additions
 
 
+def read_surface(path=SURFACE):
+    """symbol -> status, from api-surface.tsv (its first line is a comment,
+    its second the header)."""
+    statuses = {}
+    with open(path, encoding="utf-8") as source:
+        for line in source:
+            symbol, _, status = line.rstrip("\n").partition("\t")
+            if line.startswith("#") or (symbol, status) == ("symbol", "status"):
+                continue
+            statuses[symbol] = status
+    return statuses
+
+
+def surface_counts(statuses):
+    """(GRDB symbols present in GRDBLite, GRDB symbols): excluded and
+    missing symbols are GRDB's, GRDBLite-only ones are not."""
+    present = sum(1 for status in statuses.values() if status == "present")
+    grdb = sum(1 for status in statuses.values() if status in ("present", "excluded", "missing"))
+    return present, grdb
+
+
+def percent_down(part, whole):
+    """part of whole in percent, rounded down to a tenth."""
+    return f"{math.floor(1000 * part / max(whole, 1)) / 10:.1f}"
+
+
+def figures_text(statuses):
+    """The porting guide's API figures, indented as the bullet that holds
+    them (its indentation comes before the first marker)."""
+    present, grdb = surface_counts(statuses)
+    return (f"{FIGURES_BEGIN}\n"
+            f"  {present:,} of GRDB 7.10's {grdb:,} Linux public symbols are in GRDBLite "
+            f"({percent_down(present, grdb)}%).\n"
+            f"  {FIGURES_END}")
+
+
+def update_figures(statuses, check=False, path=DIFFERENCES):
+    """Writes the API figures into the porting guide, or (check) says whether
+    they are those of api-surface.tsv."""
+    with open(path, encoding="utf-8") as source:
+        text = source.read()
+    if FIGURES_BEGIN not in text or FIGURES_END not in text:
+        die(f"{path} has no {FIGURES_BEGIN} ... {FIGURES_END} section")
+    start = text.index(FIGURES_BEGIN)
+    end = text.index(FIGURES_END) + len(FIGURES_END)
+    body = figures_text(statuses)
+    if check:
+        return text[start:end] == body
+    with open(path, "w", encoding="utf-8") as out:
+        out.write(text[:start] + body + text[end:])
+    return True
+
+
 def top_level(symbol):
     return symbol.split(" ", 1)[1].split(".", 1)[0]
+
+
+def compare(grdb, lite, exclusions, additions):
+    """GRDB's symbols against GRDBLite's: (missing, missing and not excluded,
+    excluded but not missing, GRDBLite-only, GRDBLite-only and not listed as
+    additions, listed as additions but not GRDBLite-only), each sorted."""
+    missing = sorted(grdb - lite)
+    extra = sorted(lite - grdb)
+    return (missing,
+            [symbol for symbol in missing if symbol not in exclusions],
+            sorted(symbol for symbol in exclusions if symbol not in missing),
+            extra,
+            [symbol for symbol in extra if symbol not in additions],
+            sorted(symbol for symbol in additions if symbol not in extra))
 
 
 def main():
@@ -218,7 +293,16 @@ def main():
     parser.add_argument("--test-build", action="store_true",
                         help="graph the module of Scripts/test.sh's build (.build/debug/Modules-tool) instead of "
                              "building GRDBLite for the target")
+    parser.add_argument("--figures", choices=["write", "check"],
+                        help="only write (or check) the porting guide's API figures from api-surface.tsv, "
+                             "without a build")
     args = parser.parse_args()
+    if args.figures:
+        if update_figures(read_surface(), check=args.figures == "check"):
+            log(f"API figures {'written' if args.figures == 'write' else 'match api-surface.tsv'}")
+            return 0
+        die("the API figures of DifferencesFromGRDB.md are not those of Tests/GRDBCompat/api-surface.tsv: "
+            "run Scripts/api-diff.py --figures write")
     scratch = os.path.abspath(args.scratch)
     os.makedirs(scratch, exist_ok=True)
 
@@ -228,12 +312,7 @@ def main():
     exclusions = read_exclusions()
     additions = read_additions()
 
-    missing = sorted(grdb - lite)
-    unexcused = [symbol for symbol in missing if symbol not in exclusions]
-    stale = sorted(symbol for symbol in exclusions if symbol not in missing)
-    extra = sorted(lite - grdb)
-    unlisted = [symbol for symbol in extra if symbol not in additions]
-    stale_additions = sorted(symbol for symbol in additions if symbol not in extra)
+    missing, unexcused, stale, extra, unlisted, stale_additions = compare(grdb, lite, exclusions, additions)
 
     by_type = {}
     for symbol in missing:
@@ -262,6 +341,7 @@ def main():
             out.write("symbol\tstatus\n")
             for symbol, status in sorted(rows):
                 out.write(f"{symbol}\t{status}\n")
+        update_figures(read_surface())
 
     print()
     for symbol in stale:
@@ -280,7 +360,7 @@ def main():
     if unlisted:
         counts += f", unlisted {len(unlisted)}"
     print(f"api-surface: {present} of {len(grdb)} GRDB public symbols present "
-          f"({math.floor(1000 * present / len(grdb)) / 10:.1f}%); GRDBLite-only: {len(extra)} ({counts})")
+          f"({percent_down(present, len(grdb))}%); GRDBLite-only: {len(extra)} ({counts})")
     return 1 if unexcused or unlisted or stale_additions else 0
 
 

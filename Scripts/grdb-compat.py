@@ -29,6 +29,7 @@ Steps:
 import argparse
 import datetime
 import fnmatch
+import math
 import os
 import queue
 import re
@@ -965,27 +966,57 @@ def markdown_table(table):
     return "\n".join(lines), total
 
 
-def update_readme(table_md, total, seconds):
-    with open(README, encoding="utf-8") as source:
+def percent_down(part, whole):
+    """part of whole in percent, rounded down to a tenth: 2542 of 2553 is
+    "99.5", never the "100" that rounding would claim."""
+    return f"{math.floor(1000 * part / max(whole, 1)) / 10:.1f}"
+
+
+def replace_section(path, begin, end, body, check):
+    """Replaces the text from begin to end (markers included) of the file at
+    path with body, or (check) says whether it is body already."""
+    with open(path, encoding="utf-8") as source:
         text = source.read()
-    if TABLE_BEGIN not in text or TABLE_END not in text:
-        die(f"README.md has no {TABLE_BEGIN} ... {TABLE_END} section to update")
-    today = datetime.date.today().isoformat()
+    if begin not in text or end not in text:
+        die(f"{path} has no {begin} ... {end} section")
+    start = text.index(begin)
+    stop = text.index(end) + len(end)
+    if check:
+        return text[start:stop] == body
+    with open(path, "w", encoding="utf-8") as out:
+        out.write(text[:start] + body + text[stop:])
+    return True
+
+
+README_RUN = re.compile(r"Latest run: (\S+), .* the whole run took (\d+) minutes?")
+
+
+def readme_text(table, date, minutes):
+    """The README's table section: the per-area table and its summary."""
+    table_md, total = markdown_table(table)
     public = total[0] - total[4]
-    minutes = max(1, round(seconds / 60))
-    body = (f"{TABLE_BEGIN}\n"
-            f"Latest run: {today}, GRDB {GRDB_VERSION}: {total[1]} of the {public} GRDB tests that pass on GRDB "
-            f"on Linux through its public API pass on GRDBLite ({100.0 * total[1] / max(public, 1):.0f}%); "
+    return (f"{TABLE_BEGIN}\n"
+            f"Latest run: {date}, GRDB {GRDB_VERSION}: {total[1]} of the {public} GRDB tests that pass on GRDB "
+            f"on Linux through its public API pass on GRDBLite ({percent_down(total[1], public)}%); "
             f"the whole run took {minutes} minute{'s' if minutes > 1 else ''} on 2 cores.\n\n{table_md}\n{TABLE_END}")
-    start = text.index(TABLE_BEGIN)
-    end = text.index(TABLE_END) + len(TABLE_END)
-    with open(README, "w", encoding="utf-8") as out:
-        out.write(text[:start] + body + text[end:])
 
 
-def figures_text(table):
+def update_readme(table, date=None, minutes=None, check=False):
+    """Writes the README's table, or (check) says whether it is that of the
+    table. Without a date and duration (no run), keeps the README's."""
+    if date is None:
+        with open(README, encoding="utf-8") as source:
+            match = README_RUN.search(source.read())
+        if not match:
+            die(f"README.md: no 'Latest run: DATE, ... the whole run took N minutes' line in {TABLE_BEGIN}")
+        date, minutes = match.group(1), int(match.group(2))
+    return replace_section(README, TABLE_BEGIN, TABLE_END, readme_text(table, date, minutes), check)
+
+
+def figures_text(table, counted):
     """The porting guide's figures, from the per-area counts: the tests that
-    pass on GRDB through its public API, and how many pass on GRDBLite."""
+    pass on GRDB through its public API, how many pass on GRDBLite, and how
+    many of those passing-count counts."""
     parts = []
     total = [0, 0]
     for area in AREAS:
@@ -995,28 +1026,48 @@ def figures_text(table):
             continue
         total = [total[0] + counts[1], total[1] + public]
         parts.append(f"{area} {counts[1]} of {public}")
-    percent = 100.0 * total[0] / max(total[1], 1)
+    timing = total[0] - counted
     return (f"{FIGURES_BEGIN}\n"
             f"Of the {total[1]:,} GRDB {GRDB_VERSION} tests that pass on GRDB on Linux through its public API, "
-            f"{total[0]:,} pass on GRDBLite ({percent:.1f}%): {', '.join(parts)}.\n"
+            f"{total[0]:,} pass on GRDBLite ({percent_down(total[0], total[1])}%): {', '.join(parts)}. "
+            f"CI's floor (`Tests/GRDBCompat/passing-count`) is {counted:,}: it leaves out the {timing} "
+            f"passing test{'s' if timing != 1 else ''} of `Tests/GRDBCompat/timing-dependent.txt`.\n"
             f"{FIGURES_END}")
 
 
-def update_figures(table, check=False):
+def update_figures(table, counted, check=False):
     """Writes the figures into the porting guide, or (check) says whether they
     are those of Tests/GRDBCompat/results.tsv."""
-    with open(DIFFERENCES, encoding="utf-8") as source:
-        text = source.read()
-    if FIGURES_BEGIN not in text or FIGURES_END not in text:
-        die(f"{DIFFERENCES} has no {FIGURES_BEGIN} ... {FIGURES_END} section")
-    start = text.index(FIGURES_BEGIN)
-    end = text.index(FIGURES_END) + len(FIGURES_END)
-    body = figures_text(table)
-    if check:
-        return text[start:end] == body
-    with open(DIFFERENCES, "w", encoding="utf-8") as out:
-        out.write(text[:start] + body + text[end:])
-    return True
+    return replace_section(DIFFERENCES, FIGURES_BEGIN, FIGURES_END, figures_text(table, counted), check)
+
+
+def read_passing_count():
+    with open(os.path.join(COMPAT, "passing-count")) as source:
+        return int(source.read().strip())
+
+
+def write_passing_count(count):
+    with open(os.path.join(COMPAT, "passing-count"), "w") as out:
+        out.write(f"{count}\n")
+
+
+def figures(check):
+    """--figures: the README's table, the porting guide's figures and
+    passing-count, from the committed results.tsv; written, or (check)
+    compared. Returns the names of what differs."""
+    rows = read_tsv(os.path.join(COMPAT, "results.tsv"))
+    table = count_table(rows)
+    counted = counted_passes(rows)
+    stale = []
+    if check and read_passing_count() != counted:
+        stale.append("Tests/GRDBCompat/passing-count")
+    elif not check:
+        write_passing_count(counted)
+    if not update_readme(table, check=check):
+        stale.append("README.md")
+    if not update_figures(table, counted, check=check):
+        stale.append("DifferencesFromGRDB.md")
+    return stale
 
 
 def first_error(messages):
@@ -1097,12 +1148,12 @@ def main():
                         help="only write (or check) the porting guide's figures from results.tsv, without a run")
     args = parser.parse_args()
     if args.figures:
-        rows = read_tsv(os.path.join(COMPAT, "results.tsv"))
-        if update_figures(count_table(rows), check=args.figures == "check"):
-            log(f"porting guide figures {'written' if args.figures == 'write' else 'match results.tsv'}")
-            return 0
-        die("the figures of DifferencesFromGRDB.md are not those of Tests/GRDBCompat/results.tsv: "
-            "run Scripts/grdb-compat.py --figures write")
+        stale = figures(check=args.figures == "check")
+        if stale:
+            die(f"the figures of {', '.join(stale)} are not those of Tests/GRDBCompat/results.tsv: "
+                "run Scripts/grdb-compat.py --figures write")
+        log(f"figures {'written' if args.figures == 'write' else 'match results.tsv'}")
+        return 0
     if args.files and (args.record or args.check):
         die("--files runs part of the suite: it can't --record or --check")
 
@@ -1170,6 +1221,18 @@ def reference_main(args, scratch, checkout, files, areas):
         print("Every test that passes in GRDB's own suite and compiles through this harness passes in it too.")
 
 
+def result_row(ref, harness, areas):
+    """A row of results.tsv: a test's reference row (its result on GRDB, and
+    whether it uses GRDB's public API only) and its result on GRDBLite. A
+    test of GRDB's internals that doesn't compile is "GRDB internals", out
+    of the count."""
+    status, error = harness["status"], harness["error"]
+    if status == "not compiled" and ref.get("public") == "no":
+        status = "GRDB internals"
+    return {"test": ref["test"], "file": ref["file"], "area": areas.get(ref["file"], "other"),
+            "grdb": ref["grdb"], "grdblite": status, "error": error}
+
+
 def lite_main(args, scratch, checkout, files, areas):
     out_dir = os.path.join(scratch, "out")
     os.makedirs(out_dir, exist_ok=True)
@@ -1190,13 +1253,7 @@ def lite_main(args, scratch, checkout, files, areas):
     plan = read_compile_plan() if args.check else None
     harness_rows, set_aside, excised, kept_optional, built = run_harness(
         args, scratch, out_dir, checkout, files, selected, reference, "GRDBLite", plan)
-    rows = []
-    for ref, harness in zip(reference, harness_rows):
-        status, error = harness["status"], harness["error"]
-        if status == "not compiled" and ref.get("public") == "no":
-            status = "GRDB internals"
-        rows.append({"test": ref["test"], "file": ref["file"], "area": areas.get(ref["file"], "other"),
-                     "grdb": ref["grdb"], "grdblite": status, "error": error})
+    rows = [result_row(ref, harness, areas) for ref, harness in zip(reference, harness_rows)]
     header = ["test", "file", "area", "grdb", "grdblite", "error"]
     write_tsv(os.path.join(out_dir, "results.tsv"), header, rows)
     write_not_compiled(os.path.join(out_dir, "not-compiled.txt"), set_aside, excised, rows, areas)
@@ -1209,7 +1266,7 @@ def lite_main(args, scratch, checkout, files, areas):
     print(f"GRDB {GRDB_VERSION}'s own tests on GRDBLite (the tests that pass on GRDB on Linux):\n")
     print(table_md)
     print(f"\nGRDB compatibility: {total[1]} of the {public} GRDB tests written against GRDB's public API pass "
-          f"on GRDBLite ({100.0 * total[1] / max(public, 1):.1f}%); {total[2]} fail, {total[3]} don't compile "
+          f"on GRDBLite ({percent_down(total[1], public)}%); {total[2]} fail, {total[3]} don't compile "
           f"({len(set_aside)} files set aside, {len(excised)} tests cut out of the others); {total[4]} use GRDB's "
           f"internals. Optional support compiled: {', '.join(kept_optional) or 'none'}. "
           f"Build {built:.0f} s, whole run {seconds:.0f} s. Details: {out_dir}/results.tsv, not-compiled.txt, "
@@ -1218,16 +1275,14 @@ def lite_main(args, scratch, checkout, files, areas):
     if args.record:
         write_tsv(os.path.join(COMPAT, "results.tsv"), header, rows)
         write_compile_plan(set_aside, excised)
-        with open(os.path.join(COMPAT, "passing-count"), "w") as out:
-            out.write(f"{counted_passes(rows)}\n")
-        update_readme(table_md, total, seconds)
-        update_figures(count_table(rows))
+        write_passing_count(counted_passes(rows))
+        update_readme(count_table(rows), datetime.date.today().isoformat(), max(1, round(seconds / 60)))
+        update_figures(count_table(rows), counted_passes(rows))
         log("recorded: Tests/GRDBCompat/results.tsv, compile-plan.tsv, passing-count, README.md, "
             "DifferencesFromGRDB.md")
 
     if args.check:
-        with open(os.path.join(COMPAT, "passing-count")) as source:
-            floor = int(source.read().strip())
+        floor = read_passing_count()
         counted = counted_passes(rows)
         if counted < floor:
             committed = {r["test"]: r for r in read_tsv(os.path.join(COMPAT, "results.tsv"))}

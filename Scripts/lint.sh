@@ -16,7 +16,11 @@
 #    swift-nio), but for the lines of string literals and symbol links.
 # 3. The Docker image's files (Scripts/docker-context.py, without Docker):
 #    every committed file reaches the image, whose suite reads some of them.
-# 4. The porting guide's figures are those of Tests/GRDBCompat/results.tsv.
+# 4. The tests of Scripts/grdb-compat.py and Scripts/api-diff.py (Scripts/tests,
+#    Python's unittest); the figures of the README and the porting guide, and
+#    passing-count, are those of Tests/GRDBCompat/results.tsv and
+#    api-surface.tsv; the generated sources (Scripts/generate-*.py) are their
+#    scripts' output.
 #
 # Don't run `swift format format` on whole files: it would rewrite the layout.
 set -euo pipefail
@@ -47,8 +51,12 @@ find "${paths[@]}" -name '*.swift' -exec sh -c '
 # The Docker image has no python3, nor the history these checks read.
 if command -v python3 >/dev/null 2>&1; then
     Scripts/docker-context.py || status=1
+    # The tests of the scripts whose parsing and counting make the figures.
+    python3 -W ignore::ResourceWarning -m unittest discover --buffer -s Scripts/tests || status=1
+    Scripts/generate-named-values.py --check || status=1
     python3 Scripts/grdb-compat.py --figures check || status=1
+    python3 Scripts/api-diff.py --figures check || status=1
 else
-    echo "lint.sh: no python3 (the Docker image?): image and figures checks skipped" >&2
+    echo "lint.sh: no python3 (the Docker image?): image, scripts and figures checks skipped" >&2
 fi
 exit $status

@@ -73,6 +73,14 @@ import Testing
         #expect(violations == [])
     }
 
+    /// CONTRIBUTING.md names each layer.
+    @Test func contributingNamesEveryLayer() throws {
+        let text = try String(
+            contentsOf: SourceFile.root.appendingPathComponent("CONTRIBUTING.md"), encoding: .utf8)
+        let unnamed = Self.layers.map(\.folder).filter { !text.contains("`\($0)`") }
+        #expect(unnamed == [])
+    }
+
     // MARK: - Unsafe constructs
 
     /// The layers whose unsafe constructs are checked.
@@ -91,7 +99,10 @@ import Testing
             ["Unmanaged", "Unowned", "unowned", "Unretained", "unretained", "retain"]
         ),
         (
-            ["unsafeBitCast", "unsafeDowncast", "unsafelyUnwrapped", "withUnsafe", "withMemoryRebound"],
+            [
+                "unsafeBitCast", "unsafeDowncast", "unsafelyUnwrapped", "withUnsafe", "withMemoryRebound",
+                "assumingMemoryBound", "bindMemory",
+            ],
             ["Unsafe", "unsafe", "alive"]
         )
     ]

@@ -85,6 +85,7 @@ extension Database {
             let statement = OpaquePointer(p)
             let sql: String
             if mask == UInt32(SQLITE_TRACE_STMT), let x {
+                // unsafe: for SQLITE_TRACE_STMT, `x` is the statement's SQL, a C string alive for the callback.
                 sql = String(cString: x.assumingMemoryBound(to: CChar.self))
             } else {
                 sql = sqlite3_sql(statement).map { String(cString: $0) } ?? ""
@@ -96,6 +97,7 @@ extension Database {
                 expandedSQL: expanded.map { String(cString: $0).trimmedSQLStatement } ?? sql,
                 publicStatementArguments: db.configuration.publicStatementArguments)
             if mask == UInt32(SQLITE_TRACE_PROFILE), let x {
+                // unsafe: for SQLITE_TRACE_PROFILE, `x` points to the statement's duration in nanoseconds, an Int64.
                 let nanoseconds = x.assumingMemoryBound(to: Int64.self).pointee
                 trace(.profile(statement: event, duration: TimeInterval(nanoseconds) / 1e9))
             } else {

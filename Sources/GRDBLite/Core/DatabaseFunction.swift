@@ -157,10 +157,10 @@ public final class DatabaseFunction: Identifiable, @unchecked Sendable {
             sqlite3_result_double(sqliteContext, value)
         case .string(var value):
             value.withUTF8 {
-                // unsafe: UTF-8 as C chars, copied by SQLite (transient); a dummy
-                // non-null address for empty text, of which SQLite reads 0 bytes.
                 sqlite3_result_text64(
                     sqliteContext, UnsafeRawPointer($0.baseAddress ?? UnsafePointer(bitPattern: 1)!)
+                        // unsafe: UTF-8 as C chars, copied by SQLite (transient); a dummy
+                        // non-null address for empty text, of which SQLite reads 0 bytes.
                         .assumingMemoryBound(to: CChar.self),
                     sqlite3_uint64($0.count), grdblite_transient(), UInt8(SQLITE_UTF8))
             }
@@ -197,6 +197,8 @@ public final class DatabaseFunction: Identifiable, @unchecked Sendable {
     /// to `final` (SQLite calls xFinal once for each group it started).
     private static func aggregateState(_ sqliteContext: OpaquePointer?, final: Bool = false) -> AggregateState {
         let size = CInt(MemoryLayout<UnsafeMutableRawPointer?>.size)
+        // unsafe: the aggregate context is `size` bytes that SQLite zeroes and keeps alive until xFinal:
+        // one optional pointer, nil at the first step.
         let slot = sqlite3_aggregate_context(sqliteContext, size)!.assumingMemoryBound(
             to: UnsafeMutableRawPointer?.self)
         let state: AggregateState

@@ -188,8 +188,8 @@ func bindText(_ string: String, to sqliteStatement: OpaquePointer, at index: CIn
         guard let start = buffer.baseAddress, !buffer.isEmpty else {
             return sqlite3_bind_text64(sqliteStatement, index, "", 0, grdblite_transient(), UInt8(SQLITE_UTF8))
         }
-        // unsafe: UTF-8 bytes read as C chars (same size), copied by SQLite (transient) before withUTF8 returns.
         return sqlite3_bind_text64(
+            // unsafe: UTF-8 bytes read as C chars (same size), copied by SQLite (transient) before withUTF8 returns.
             sqliteStatement, index, UnsafeRawPointer(start).assumingMemoryBound(to: CChar.self),
             sqlite3_uint64(buffer.count), grdblite_transient(), UInt8(SQLITE_UTF8))
     }

@@ -84,6 +84,7 @@ extension FTS5WrapperTokenizer {
                 tokenCallback: { wrapperContextPointer, flags, pToken, nToken, iStart, iEnd in
                     guard let wrapperContextPointer else { return SQLITE_ERROR }
                     guard let token = String(ftsToken: pToken, count: nToken) else { return SQLITE_OK }
+                    // unsafe: the context is the FTS5WrapperContext that `tokenize` passes, alive until it returns.
                     let wrapper = wrapperContextPointer.assumingMemoryBound(to: FTS5WrapperContext.self).pointee
                     do {
                         try wrapper.tokenizer.accept(

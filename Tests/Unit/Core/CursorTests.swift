@@ -16,6 +16,20 @@ import TestSupport
         try DatabaseQueue().read(body)
     }
 
+    /// GRDB's `DatabaseCursor.next()` is a default built on its internals;
+    /// each GRDBLite cursor has its own, which generic code calls the same.
+    @Test func databaseCursorsHaveTheirOwnNext() throws {
+        func first<C: DatabaseCursor>(_ cursor: C) throws -> C.Element? { try cursor.next() }
+        try read { db throws in
+            #expect(try first(Int.fetchCursor(db, sql: Self.sql)) == 1)
+            #expect(try first(DatabaseValue.fetchCursor(db, sql: Self.sql)) == 1.databaseValue)
+            let rows = try Row.fetchCursor(db, sql: Self.sql)
+            try withExtendedLifetime(rows) { () throws in
+                #expect(try first(rows).map { $0["x"] as Int } == 1)
+            }
+        }
+    }
+
     @Test func nextReturnsNilAfterTheEndAndKeepsReturningNil() throws {
         try read { db throws in
             let cursor = try Int.fetchCursor(db, sql: Self.sql)

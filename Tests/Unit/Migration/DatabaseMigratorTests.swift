@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import GRDBLite
+@_spi(GRDBLite) import GRDBLite
 
 private struct MigrationError: Error, Equatable { }
 
@@ -34,6 +34,19 @@ private func snapshot(_ db: Database) throws -> [String] {
         try dbQueue.read { db throws in
             try db.tableExists("log") ? String.fetchAll(db, sql: "SELECT identifier FROM log ORDER BY rowid") : []
         }
+    }
+
+    /// `migrate` reads `grdb_migrations` once (GRDB reads it twice).
+    @Test func migrateReadsTheMigrationsTableOnce() throws {
+        let recorder = SQLRecorder()
+        var configuration = Configuration()
+        configuration.trace = recorder.record
+        let dbQueue = try DatabaseQueue(configuration: configuration)
+        try loggingMigrator().migrate(dbQueue)
+        recorder.reset()
+        try loggingMigrator(["a", "b", "c", "d"]).migrate(dbQueue)
+        #expect(recorder.sql.filter { $0.contains("FROM grdb_migrations") }.count == 1)
+        #expect(try log(dbQueue) == ["a", "b", "c", "d"])
     }
 
     @Test func migrationsRunOnceInOrder() throws {

@@ -47,6 +47,7 @@ extension String {
     /// The string of UTF-8 bytes, or nil if they are not valid UTF-8.
     @inlinable
     static func validatingUTF8Bytes(_ bytes: UnsafeRawBufferPointer) -> String? {
+        // unsafe: binds the raw bytes to UInt8, as which any byte reads: no value is reinterpreted.
         validatingUTF8Bytes(bytes.bindMemory(to: UInt8.self))
     }
 

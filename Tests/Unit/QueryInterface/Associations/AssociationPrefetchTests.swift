@@ -204,6 +204,25 @@ private typealias Book = Library.Book
         }
     }
 
+    /// The table of an `including(all:)` is read after the base rows (GRDB
+    /// reads it before): without base rows, a missing table is no error.
+    @Test func prefetchedTableIsReadAfterTheBaseRows() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db throws in
+            try db.create(table: "author") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("name", .text).notNull()
+                t.column("countryCode", .text)
+            }
+            let request = Author.including(all: Author.books)
+            #expect(try Row.fetchAll(db, request) == [])
+            #expect(try request.fetchCount(db) == 0)
+            try db.execute(sql: "INSERT INTO author (name) VALUES ('Arthur')")
+            let error = #expect(throws: DatabaseError.self) { try Row.fetchAll(db, request) }
+            #expect(error?.message == "no such table: book")
+        }
+    }
+
     @Test func nullKeysMatchNothing() throws {
         let dbQueue = try Travel.makeDatabase()
         try dbQueue.read { db throws in
