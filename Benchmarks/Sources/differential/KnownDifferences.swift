@@ -88,7 +88,9 @@ struct KnownDifference {
             reason: "Porting guide: observers get `databaseDidRollback` after rollbacks that SQLite forces. "
                 + "Seen after a statement in autocommit mode (`insert(onConflict: .replace)`, `updateAll`...) "
                 + "that fails on a constraint (a foreign key, UNIQUE) after its change was told: GRDB tells "
-                + "nothing more (a plain `insert` agrees: its change isn't told).",
+                + "nothing more (a plain `insert` agrees: its change isn't told). GRDBLite tells every observer, "
+                + "even one told of no change, when one was: the generator gives the programs with a "
+                + "`ValueObservation` an observer of every table, so the observer's last event is a change.",
             matches: { difference in
                 let lite = difference.lite.split(separator: "\n")
                 let grdb = difference.grdb.split(separator: "\n")
