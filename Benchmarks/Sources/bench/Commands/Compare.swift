@@ -9,9 +9,9 @@ struct Compare: ParsableCommand {
         discussion: """
             Prints, as Markdown, the change of every figure per workload and side, then GRDBLite's \
             ratio to raw C in instructions per workload. Exits with 1 when that ratio worsens by more \
-            than --threshold, or when a GRDBLite allocation count rises (by more than --threshold for the \
-            workloads counted by difference of processes, whose counts move a little with the threads' \
-            interleaving); with 2 when the reports \
+            than --threshold, or when a GRDBLite allocation count rises; the workloads counted by difference \
+            of processes (server-request), whose figures move with the threads' interleaving, fail when \
+            the ratio or the allocations worsen by more than --by-difference-threshold; with 2 when the reports \
             can't be compared (other row counts). Improvements are shown, never fail. Figures of \
             the other sides are shown, and never fail either: only GRDBLite is checked.
 
@@ -37,12 +37,22 @@ struct Compare: ParsableCommand {
     @Option(help: "The largest worsening of GRDBLite's instruction ratio to raw C that passes, in percent.")
     var threshold = Compare.defaultThreshold
 
+    @Option(
+        help:
+            "The same, in percent, for the workloads counted by difference of processes (ratio and allocations)."
+    )
+    var byDifferenceThreshold = Compare.defaultByDifferenceThreshold
+
     @Flag(help: "Compare even when the Swift compiler or SQLite differs from the baseline's (a warning then).")
     var acceptEnvironment = false
 
     /// See the README: run-to-run variation of the ratios is under 0.1%,
     /// CPU variants of glibc move them by up to about 1%.
     static let defaultThreshold = 3.0
+
+    /// Three runs of `server-request-write` moved GRDBLite's ratio to raw C
+    /// by up to 7.7% (server-request: 1.1%), its allocations by 2.5%.
+    static let defaultByDifferenceThreshold = 10.0
 
     func run() throws {
         let decoder = JSONDecoder()
@@ -56,7 +66,8 @@ struct Compare: ParsableCommand {
             throw ExitCode(2)
         }
         let comparison = Comparison(
-            baseline: base, current: now, threshold: threshold, acceptsEnvironment: acceptEnvironment)
+            baseline: base, current: now, threshold: threshold, byDifferenceThreshold: byDifferenceThreshold,
+            acceptsEnvironment: acceptEnvironment)
         printReport(comparison.markdown)
         if let reason = comparison.incomparable {
             progress("error: \(reason)")
@@ -78,7 +89,10 @@ struct Comparison {
     /// GRDBLite's regressions.
     var failures: [String] = []
 
-    init(baseline: InstructionReport, current: InstructionReport, threshold: Double, acceptsEnvironment: Bool = false) {
+    init(
+        baseline: InstructionReport, current: InstructionReport, threshold: Double,
+        byDifferenceThreshold: Double = Compare.defaultByDifferenceThreshold, acceptsEnvironment: Bool = false)
+    {
         var lines: [String] = []
         lines.append(
             "Baseline: \(baseline.date), \(baseline.machine.cpu), \(baseline.tool); \(baseline.software.sqliteSummary)."
@@ -129,7 +143,8 @@ struct Comparison {
         // GRDBLite's ratio to raw C: the check.
         let key = Ratio.key(.lite, .raw)
         lines.append(
-            "GRDBLite's instructions relative to raw C (fails above +\(Self.percent(threshold)); allocations fail when they rise):"
+            "GRDBLite's instructions relative to raw C (fails above +\(Self.percent(threshold)); allocations fail when they rise; "
+                + "workloads counted by difference of processes: both fail above +\(Self.percent(byDifferenceThreshold))):"
         )
         lines.append("")
         lines.append("| Workload | Baseline | Current | Change | GRDBLite allocations/row | Verdict |")
@@ -141,6 +156,11 @@ struct Comparison {
             }
             var verdicts: [String] = []
             var change = ""
+            // Counted by difference of processes, the figures move with the
+            // threads' interleaving: they have a threshold of their own, for
+            // the ratio and the allocations.
+            let byDifference = old.sides[.lite]?.byDifference == true || result.sides[.lite]?.byDifference == true
+            let threshold = byDifference ? byDifferenceThreshold : threshold
             if let before = old.ratios[key], let after = result.ratios[key] {
                 let delta = (after / before - 1) * 100
                 change = Self.signedPercent(delta)
@@ -159,10 +179,6 @@ struct Comparison {
             if let before = old.sides[.lite]?.allocations, let after = result.sides[.lite]?.allocations {
                 allocationsCell =
                     "\(MarkdownReport.perRow(before.allocationsPerRow)) → \(MarkdownReport.perRow(after.allocationsPerRow))"
-                // Counted by difference of processes, the figures move a
-                // little with the threads' interleaving: the threshold
-                // applies to them, as to instructions.
-                let byDifference = old.sides[.lite]?.byDifference == true || result.sides[.lite]?.byDifference == true
                 let tolerated = byDifference ? Double(before.allocations) * threshold / 100 : 0
                 if Double(after.allocations) > Double(before.allocations) + tolerated {
                     verdicts.append("**more allocations** (+\(after.allocations - before.allocations))")

@@ -30,6 +30,10 @@ final class ReaderPool: @unchecked Sendable {
     /// Readers in use when the readers were invalidated: closed when
     /// they come back.
     private var invalidated: [SerializedConnection] = []
+    /// Asynchronous accesses and barriers on ``waitingQueue`` that have
+    /// not taken their reader (or ended) yet: while there are some, a new
+    /// asynchronous access waits behind them, in order.
+    private var pendingCount = 0
 
     /// A serial queue where asynchronous accesses wait for a reader, and
     /// asynchronous barriers for the readers in use: at most one thread
@@ -78,20 +82,29 @@ final class ReaderPool: @unchecked Sendable {
         }
     }
 
-    /// Takes a reader without blocking the caller (the wait happens on
-    /// ``waitingQueue``) and runs `body` on the reader's queue: with the
-    /// reader's connection, or the error that prevented the access. The
-    /// reader comes back to the pool once the access has ended, discarded
-    /// if `body` returns true (a closed connection always is).
+    /// Takes a reader without blocking the caller and runs `body` on the
+    /// reader's queue: with the reader's connection, or the error that
+    /// prevented the access. The reader comes back to the pool once the
+    /// access has ended, discarded if `body` returns true (a closed
+    /// connection always is).
+    ///
+    /// An open reader that is free, with nobody waiting before, is taken
+    /// at once: the access goes straight to the reader's queue. Otherwise
+    /// the access waits on ``waitingQueue``, behind the ones before it.
     func asyncAccess(
         owner: AnyObject, bypassingBarriers: Bool = false,
         _ body: @escaping @Sendable (Result<Database, any Error>) -> Bool
     ) {
+        if let reader = takeFreeReaderOrWait(bypassingBarriers: bypassingBarriers) {
+            startAccess(reader, owner: owner, body)
+            return
+        }
         // unsafe: the owner only crosses to the waiting queue to identify the access.
         let owner = UncheckedSendable(owner)
         waitingQueue.async { [self] in
             let reader: SerializedConnection
             do {
+                defer { endWaiting() }
                 reader = try get(owner: owner.value, bypassingBarriers: bypassingBarriers)
             } catch {
                 _ = body(.failure(error))
@@ -99,6 +112,29 @@ final class ReaderPool: @unchecked Sendable {
             }
             startAccess(reader, owner: owner.value, body)
         }
+    }
+
+    /// An available reader, taken, if the pool is open, nothing waits on
+    /// ``waitingQueue``, and neither the maximum nor a barrier holds it
+    /// back; nil otherwise, and then the caller must wait on
+    /// ``waitingQueue`` (counted, until ``endWaiting()``).
+    private func takeFreeReaderOrWait(bypassingBarriers: Bool) -> SerializedConnection? {
+        condition.withLock {
+            if pendingCount == 0 && !isClosed && inUseCount < maximumCount
+                && (barrierCount == 0 || bypassingBarriers), let reader = available.popLast()
+            {
+                inUseCount += 1
+                return reader
+            }
+            pendingCount += 1
+            return nil
+        }
+    }
+
+    /// An access or barrier that waited on ``waitingQueue`` has its reader
+    /// (or its error), or has ended.
+    private func endWaiting() {
+        condition.withLock { pendingCount -= 1 }
     }
 
     /// Runs `body` on `reader`, taken with ``get(owner:bypassingBarriers:)``,
@@ -180,7 +216,9 @@ final class ReaderPool: @unchecked Sendable {
     {
         // unsafe: the owner only crosses to the waiting queue to identify the access.
         let owner = UncheckedSendable(owner)
+        condition.withLock { pendingCount += 1 }
         waitingQueue.async { [self] in
+            defer { endWaiting() }
             barrier(onWriter: writer, .none, owner: owner.value, body)
         }
     }
