@@ -17,6 +17,23 @@
 //         The same loop (rollback journal), and after every fifth
 //         transaction prints "erase", erases the database, prints
 //         "erased", and starts again from transaction 1.
+//     grdblite-crash-writer write PATH litestream
+//         The `pool` loop, configured for a database that Litestream
+//         replicates (WAL, a 5 s busy timeout: see BeyondOneMachine.md),
+//         without its checkpoints (Litestream runs them), after it applies CrashMigrations one by one, printing
+//         "migrated N" after each. A write that fails (as one that meets
+//         Litestream's lock without the busy timeout) exits with an error.
+//     grdblite-crash-writer verify PATH litestream
+//         Opens the database (a restored replica), checks CrashMigrations
+//         and CrashWorkload, and prints "verified M N": M migrations, N
+//         transactions, each whole.
+//     grdblite-crash-writer replica URI litestream
+//         A read replica through the Litestream VFS (the extension in
+//         GRDBLITE_LITESTREAM_VFS, the replica in LITESTREAM_REPLICA_URL):
+//         a read-only DatabaseQueue on URI, whose ValueObservation of the
+//         last transaction prints "seen N" on each change (a poller
+//         notifies it when the VFS's `litestream_txid` moves), and checks
+//         that the replica only goes forward, through whole transactions.
 //     grdblite-crash-writer write PATH shared
 //         The same loop (WAL), for several processes at once: each
 //         transaction takes the next number inside the transaction (with
@@ -51,6 +68,11 @@ func configuration(_ mode: String) -> Configuration {
     var config = Configuration()
     switch mode {
     case "wal", "checkpoint": config.journalMode = .wal
+    case "litestream":
+        // What BeyondOneMachine.md tells a user whose database Litestream
+        // replicates: Litestream takes the write lock when it checkpoints.
+        config.journalMode = .wal
+        config.busyMode = .timeout(5)
     case "shared":
         config.journalMode = .wal
         // Retries every 0.2 ms, 30 s at most: SQLite's busy timeout sleeps up
@@ -114,6 +136,15 @@ let (command, path, mode) = arguments[1] == "serve" ? serve() : (arguments[1], a
 /// at the same time, each checking that it sees whole transactions.
 func writeThroughAPool() throws -> Never {
     let dbPool = try DatabasePool(path: path, configuration: configuration(mode))
+    if mode == "litestream" {
+        let migrator = CrashMigrations.migrator
+        var applied = try dbPool.read(migrator.appliedMigrations).count
+        while applied < CrashMigrations.count {
+            applied += 1
+            try migrator.migrate(dbPool, upTo: "m\(applied)")
+            report("migrated \(applied)")
+        }
+    }
     try dbPool.write { try $0.execute(sql: CrashWorkload.schema) }
     var txn = try dbPool.read(CrashWorkload.lastTransaction)
     for reader in 0..<2 {
@@ -147,7 +178,9 @@ func writeThroughAPool() throws -> Never {
                     }
                 }
             }
-            if committed % 7 == 0 {
+            // Not under Litestream, which runs the checkpoints: a passive
+            // checkpoint of ours throws SQLITE_BUSY while one of its runs.
+            if committed % 7 == 0 && mode != "litestream" {
                 // Passive: it copies what no reader needs, and never waits.
                 try db.checkpoint(.passive)
             }
@@ -155,8 +188,65 @@ func writeThroughAPool() throws -> Never {
     }
 }
 
+/// Follows a Litestream replica (see `replica` above).
+func followReplica() throws -> Never {
+    guard let extensionPath = ProcessInfo.processInfo.environment["GRDBLITE_LITESTREAM_VFS"] else {
+        fail("GRDBLITE_LITESTREAM_VFS is not set")
+    }
+    try ReadReplica.loadExtension(extensionPath)
+    // Not `readonly`: the VFS opens the replica read-only all the same,
+    // and `notifyChanges` has no effect on a read-only connection.
+    let replica = try DatabaseQueue(path: path)
+    let observation = ValueObservation.tracking { db -> Int in
+        let last = try CrashWorkload.lastTransaction(db)
+        // Whole transactions: the counter is the sum of their items.
+        let total = try Int.fetchOne(db, sql: "SELECT total FROM counter") ?? 0
+        let items = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item") ?? 0
+        if total != items { fail("replica: counter \(total), \(items) items, at transaction \(last)") }
+        return last
+    }
+    let seen = Seen()
+    let cancellable = observation.start(
+        in: replica, scheduling: .async(onQueue: DispatchQueue(label: "replica")),
+        onError: { fail("replica observation: \($0)") },
+        onChange: { last in
+            if last < seen.swap(last) { fail("replica went back to transaction \(last)") }
+            report("seen \(last)")
+        })
+    var txid = ""
+    while true {
+        let current = try replica.read { try String.fetchOne($0, sql: "PRAGMA litestream_txid") } ?? ""
+        if current != txid {
+            txid = current
+            // Deferred: a transaction that writes nothing, on a connection
+            // that can't write; its commit tells the observation.
+            try replica.inTransaction(.deferred) { db in
+                try db.notifyChanges(in: .fullDatabase)
+                return .commit
+            }
+        }
+        usleep(10_000)
+    }
+    withExtendedLifetime(cancellable) {}
+}
+
+/// The last value the replica's observation saw.
+private final class Seen: @unchecked Sendable {
+    // @unchecked Sendable: `last` is only used under `lock`.
+    private let lock = NSLock()
+    private var last = 0
+
+    func swap(_ value: Int) -> Int {
+        lock.withLock {
+            defer { last = value }
+            return last
+        }
+    }
+}
+
 do {
-    if command == "write" && mode == "pool" { try writeThroughAPool() }
+    if command == "replica" { try followReplica() }
+    if command == "write" && (mode == "pool" || mode == "litestream") { try writeThroughAPool() }
     if command == "allocations" { try AllocationCount.run(path: path) }
     let dbQueue = try DatabaseQueue(path: path, configuration: configuration(mode))
     switch command {
@@ -194,6 +284,10 @@ do {
                 break
             }
         }
+    case "verify":
+        let migrations = try dbQueue.read(CrashMigrations.verify)
+        let transactions = try dbQueue.read(CrashWorkload.verify)
+        report("verified \(migrations) \(transactions)")
     case "migrate":
         let migrator = CrashMigrations.migrator
         var applied = try dbQueue.read(migrator.appliedMigrations).count

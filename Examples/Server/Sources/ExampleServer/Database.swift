@@ -9,6 +9,9 @@ enum AppDatabase {
         var configuration = Configuration()
         configuration.label = "ExampleServer"
         configuration.maximumReaderCount = 8
+        // Waits out another process's write lock (Litestream takes it when it checkpoints:
+        // see Scripts/example-replicated.sh) instead of failing the request.
+        configuration.busyMode = .timeout(5)
         let pool = try DatabasePool(path: path, configuration: configuration)
         try migrator.migrate(pool)
         return pool
