@@ -154,6 +154,19 @@ void grdblite_powerloss_cut_now(void);
 /// readable until the next `arm`.
 void grdblite_powerloss_disarm(void);
 
+/// After `arm`: the `atSync`-th xSync from now fails with
+/// SQLITE_IOERR_FSYNC, as Linux fails an fsync after a write-back error
+/// ("fsyncgate"): the writes made to the file since its last sync are
+/// dropped from the disk (the model forgets them), while the page cache
+/// (the real file) keeps them, so reads still see them; later syncs
+/// succeed, and make durable only what is written after. A power cut
+/// later shows what the disk lost.
+void grdblite_powerloss_fail_sync(int atSync);
+
+/// 1 if the sync that `grdblite_powerloss_fail_sync` chose failed since
+/// the last `arm`, 0 if not.
+int grdblite_powerloss_sync_failed(void);
+
 /// The number of xSync calls since the last `arm`, the one cut included.
 int grdblite_powerloss_sync_count(void);
 
