@@ -45,6 +45,10 @@
 //     grdblite-crash-writer hold PATH rollback|wal
 //         Opens an IMMEDIATE transaction that inserts a row in `t`, prints
 //         "locked", waits for a line on stdin, commits, prints "committed".
+//     grdblite-crash-writer hold-exclusive PATH rollback
+//         Opens an EXCLUSIVE transaction that deletes the rows of `t`
+//         (nobody else can read), prints "locked", waits for a line on
+//         stdin, rolls back, prints "rolled back".
 //     grdblite-crash-writer serve
 //         Forks a child for each command on stdin (see `serve()`).
 //     grdblite-crash-writer allocations PATH pool
@@ -309,6 +313,16 @@ do {
             }
         }
         report("committed")
+    case "hold-exclusive":
+        try dbQueue.inDatabase { db in
+            try db.inTransaction(.exclusive) {
+                try db.execute(sql: "DELETE FROM t")
+                report("locked")
+                _ = readLine()
+                return .rollback
+            }
+        }
+        report("rolled back")
     default:
         fail("unknown command \(command)")
     }

@@ -15,7 +15,9 @@ import TestSupport
 ///   of before or after the transaction, never a mix, and the transaction
 ///   can be retried;
 /// - the file passes `PRAGMA integrity_check` when opened again, and
-///   holds what the queue last saw committed.
+///   holds what the queue last saw committed;
+/// - the step the first fault hit (``FaultTrace``) threw, unless SQLite
+///   documents that it recovers from the fault.
 @Suite(.serialized) struct IOFaultInjectionTests {
     struct Scenario: Sendable, CustomTestStringConvertible {
         var mode: String
@@ -106,17 +108,22 @@ import TestSupport
         var faults = 0
         var errors: [String: Int] = [:]
         var ambiguousCommits = 0
+        var hits: [String: Int] = [:]  // step, operation, outcome
+        var recoveries: [String: Int] = [:]
         for countdown in 1...100_000 {
             let path = directory.path("db-\(countdown).sqlite")
             try FileManager.default.copyItem(atPath: template, toPath: path)
             defer { try? FileManager.default.removeItem(atPath: path) }
             var dbQueue: DatabaseQueue?
+            var trace = FaultTrace()
             grdblite_fault_vfs_arm(Int32(countdown), scenario.persistent ? 1 : 0, kind)
             let result = Result {
-                dbQueue = try DatabaseQueue(path: "file:\(path)?vfs=grdblite-fault", configuration: config)
-                _ = try dbQueue!.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM t") }
-                try dbQueue!.write(Self.transaction)
-                return try dbQueue!.read(Self.state)
+                dbQueue = try trace.run("open") {
+                    try DatabaseQueue(path: "file:\(path)?vfs=grdblite-fault", configuration: config)
+                }
+                _ = try trace.run("read") { try dbQueue!.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM t") } }
+                try trace.run("write") { try dbQueue!.write(Self.transaction) }
+                return try trace.run("read again") { try dbQueue!.read(Self.state) }
             }
             let injected = Int(grdblite_fault_vfs_fault_count())
             grdblite_fault_vfs_disarm()
@@ -129,6 +136,9 @@ import TestSupport
             }
             faultPoints += 1
             faults += injected
+            // The fault surfaced from the step it hit, or SQLite documents
+            // its recovery.
+            trace.expectSurfaced(context, hits: &hits, recoveries: &recoveries)
             switch result {
             case .success(let state):
                 // SQLite recovered (a transient fault it could retry or ignore).
@@ -187,7 +197,11 @@ import TestSupport
         print("""
             IOFaultInjectionTests \(scenario.testDescription): \(faultPoints) fault points, \(faults) faults \
             injected, \(ambiguousCommits) failed commits that were durable; errors: \
-            \(errors.sorted { $0.key < $1.key }.map { "\($0.value)× \($0.key)" }.joined(separator: "; "))
+            \(errors.sorted { $0.key < $1.key }.map { "\($0.value)× \($0.key)" }.joined(separator: "; ")); \
+            first fault by step, operation, outcome: \
+            \(hits.sorted { $0.key < $1.key }.map { "\($0.value)× \($0.key)" }.joined(separator: ", ")); \
+            recovered as SQLite documents: \
+            \(recoveries.sorted { $0.key < $1.key }.map { "\($0.value)× \($0.key)" }.joined(separator: "; "))
             """)
     }
 }

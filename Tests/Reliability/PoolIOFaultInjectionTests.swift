@@ -21,6 +21,9 @@ import TestSupport
 ///   the pool last saw committed or the one of the step that failed,
 ///   never a mix; the migrations recorded are the tables present;
 /// - once closed, no file stays open through the VFS;
+/// - the step the first fault hit (``FaultTrace``) threw, unless SQLite
+///   documents that it recovers from the fault (a failed unlock, a close);
+/// - a close with a statement alive fails, and the pool stays usable;
 /// - the file passes `PRAGMA integrity_check` and holds the last state the
 ///   pool saw, or the one of the failed step.
 ///
@@ -175,8 +178,24 @@ extension IOFaultInjectionTests {
         PoolStep(name: "read again", commits: 0) { pool, expected, at in
             check(try pool.read(poolState), expected, at, "read again")
         },
+        PoolStep(name: "refused close", commits: 0) { pool, _, _ in
+            // A close that fails: a statement of the writer is alive. The
+            // pool stays open and usable (the next step).
+            let statement = try pool.write { db in try db.makeStatement(sql: "SELECT COUNT(*) FROM a") }
+            try withExtendedLifetime(statement) {
+                do {
+                    try pool.close()
+                    Issue.record("a pool closed while a statement of its writer was alive")
+                } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY {
+                    refusedCloses.add(1, ordering: .relaxed)
+                }
+            }
+        },
         PoolStep(name: "close", commits: 0) { pool, _, _ in try pool.close() },
     ]
+
+    /// The closes that failed as they should (a statement alive).
+    static let refusedCloses = Atomic<Int>(0)
 
     /// What the concurrent read saw.
     final class Seen: Sendable {
@@ -255,6 +274,9 @@ extension IOFaultInjectionTests {
         var errors: [String: Int] = [:]
         var failedSteps: [String: Int] = [:]
         var closeFailures = 0
+        var hits: [String: Int] = [:]  // step, operation, outcome
+        var recoveries: [String: Int] = [:]
+        Self.refusedCloses.store(0, ordering: .relaxed)
         // Every third fault point of the I/O-error modes by default (a seeded
         // offset: each run covers other points; 256 of 768 points), every
         // point with GRDBLITE_RELIABILITY_SCALE=3 or more, and in disk-full
@@ -271,13 +293,15 @@ extension IOFaultInjectionTests {
             var committed = 0  // the index of the last state the pool saw committed
             var failed: PoolStep?
             var closed = false
+            var trace = FaultTrace()
             grdblite_fault_vfs_arm(Int32(countdown), scenario.persistent ? 1 : 0, kind)
             let result = Result {
-                pool = try DatabasePool(
-                    path: "file:\(path)?vfs=grdblite-fault", configuration: Self.poolConfiguration())
+                pool = try trace.run("open") {
+                    try DatabasePool(path: "file:\(path)?vfs=grdblite-fault", configuration: Self.poolConfiguration())
+                }
                 for step in Self.poolSteps {
                     failed = step
-                    try step.run(pool!, states, committed)
+                    try trace.run(step.name) { try step.run(pool!, states, committed) }
                     committed += step.commits
                 }
                 failed = nil
@@ -296,6 +320,9 @@ extension IOFaultInjectionTests {
             }
             faultPoints += 1
             faults += injected
+            // The fault surfaced from the step it hit, or SQLite documents
+            // its recovery.
+            trace.expectSurfaced(context, hits: &hits, recoveries: &recoveries)
             switch result {
             case .success:
                 break  // SQLite retried or ignored a transient fault.
@@ -357,12 +384,21 @@ extension IOFaultInjectionTests {
             try reopened.close()
         }
         #expect(faultPoints >= 200, "\(scenario.testDescription): \(faultPoints) fault points")
+        // The refused close ran at fault points after the faults too.
+        #expect(Self.refusedCloses.load(ordering: .relaxed) > 0, "\(scenario.testDescription): no refused close")
+        // The check can fail: faults hit steps that threw.
+        #expect(hits.contains { $0.key.hasSuffix(" threw") && $0.key.hasPrefix("checkpoint ") })
         print("""
             PoolIOFaultInjectionTests \(scenario.testDescription): \(faultPoints) fault points (every \(step) \
             from \(first), seed \(seed)), \(faults) faults \
-            injected, \(closeFailures) failed closes; failed steps: \
+            injected, \(closeFailures) failed closes, \(Self.refusedCloses.load(ordering: .relaxed)) refused \
+            closes (a statement alive); failed steps: \
             \(failedSteps.sorted { $0.key < $1.key }.map { "\($0.value)× \($0.key)" }.joined(separator: ", ")); \
-            errors: \(errors.sorted { $0.key < $1.key }.map { "\($0.value)× \($0.key)" }.joined(separator: "; "))
+            errors: \(errors.sorted { $0.key < $1.key }.map { "\($0.value)× \($0.key)" }.joined(separator: "; ")); \
+            first fault by step, operation, outcome: \
+            \(hits.sorted { $0.key < $1.key }.map { "\($0.value)× \($0.key)" }.joined(separator: ", ")); \
+            recovered as SQLite documents: \
+            \(recoveries.sorted { $0.key < $1.key }.map { "\($0.value)× \($0.key)" }.joined(separator: "; "))
             """)
     }
 }

@@ -13,11 +13,20 @@ static atomic_int faults = 0;
 static atomic_int operations = 0;
 static atomic_int tripped = 0;
 static atomic_int open_files = 0;  // opened - closed, whatever the arming
+static atomic_int first_operation = 0;  // the code of the operation the first fault hit
+static atomic_int first_detail = 0;     // GRDBLiteIOFaultInCheckpoint, the lock level of an xLock
+/// Whether this thread's connection holds the WAL checkpoint lock (its
+/// xShmLock slot 1, exclusive): it runs a checkpoint.
+static _Thread_local int in_checkpoint = 0;
+/// The lock level of the xLock being counted, on this thread.
+static _Thread_local int lock_level = 0;
 
 void grdblite_fault_vfs_arm(int count, int isPersistent, GRDBLiteIOFaultKind kind) {
     atomic_store(&faults, 0);
     atomic_store(&operations, 0);
     atomic_store(&tripped, 0);
+    atomic_store(&first_operation, 0);
+    atomic_store(&first_detail, 0);
     atomic_store(&persistent, isPersistent);
     atomic_store(&fault_kind, kind);
     atomic_store(&countdown, count);
@@ -31,11 +40,14 @@ void grdblite_fault_vfs_disarm(void) {
 int grdblite_fault_vfs_fault_count(void) { return atomic_load(&faults); }
 int grdblite_fault_vfs_operation_count(void) { return atomic_load(&operations); }
 int grdblite_fault_vfs_open_file_count(void) { return atomic_load(&open_files); }
+int grdblite_fault_vfs_first_fault_operation(void) { return atomic_load(&first_operation); }
+int grdblite_fault_vfs_first_fault_detail(void) { return atomic_load(&first_detail); }
 
 /// Counts an operation of kind `isWrite` (one that needs more room on
 /// the disk) and tells whether it must fail. A disk-full run counts only
-/// those; a short-read run only reads (`isWrite` < 0).
-static int should_fail(int isWrite) {
+/// those; a short-read run only reads (`isWrite` < 0). `operation` is the
+/// operation's own code, recorded when the first fault hits it.
+static int should_fail(int isWrite, int operation) {
     int kind = atomic_load(&fault_kind);
     if (kind == GRDBLiteIOFaultDiskFull && isWrite != 1) return 0;
     if (kind == GRDBLiteIOFaultShortRead && isWrite != -1) return 0;
@@ -47,6 +59,10 @@ static int should_fail(int isWrite) {
         return 1;
     }
     if (atomic_fetch_sub(&countdown, 1) == 1) {
+        atomic_store(&first_operation, operation);
+        int detail = operation == SQLITE_IOERR_LOCK ? lock_level : 0;
+        if (in_checkpoint) detail |= GRDBLiteIOFaultInCheckpoint;
+        atomic_store(&first_detail, detail);
         atomic_store(&tripped, 1);
         atomic_fetch_add(&faults, 1);
         return 1;
@@ -75,7 +91,9 @@ static int f_close(sqlite3_file *file) {
 }
 static int f_read(sqlite3_file *file, void *buffer, int amount, sqlite3_int64 offset) {
     if (atomic_load(&fault_kind) == GRDBLiteIOFaultShortRead) {
-        if (!should_fail(-1)) return REAL(file)->pMethods->xRead(REAL(file), buffer, amount, offset);
+        if (!should_fail(-1, SQLITE_IOERR_SHORT_READ)) {
+            return REAL(file)->pMethods->xRead(REAL(file), buffer, amount, offset);
+        }
         // As if the file ended halfway: the VFS contract wants the rest
         // of the buffer zero-filled.
         int half = amount / 2;
@@ -84,41 +102,42 @@ static int f_read(sqlite3_file *file, void *buffer, int amount, sqlite3_int64 of
         memset((char *)buffer + half, 0, (size_t)(amount - half));
         return SQLITE_IOERR_SHORT_READ;
     }
-    if (should_fail(0)) return SQLITE_IOERR_READ;
+    if (should_fail(0, SQLITE_IOERR_READ)) return SQLITE_IOERR_READ;
     return REAL(file)->pMethods->xRead(REAL(file), buffer, amount, offset);
 }
 static int f_write(sqlite3_file *file, const void *buffer, int amount, sqlite3_int64 offset) {
-    if (should_fail(1)) return failure(SQLITE_IOERR_WRITE);
+    if (should_fail(1, SQLITE_IOERR_WRITE)) return failure(SQLITE_IOERR_WRITE);
     return REAL(file)->pMethods->xWrite(REAL(file), buffer, amount, offset);
 }
 static int f_truncate(sqlite3_file *file, sqlite3_int64 size) {
     // A truncate that grows the file needs room: disk full fails it.
     sqlite3_int64 current = 0;
     int grows = REAL(file)->pMethods->xFileSize(REAL(file), &current) == SQLITE_OK && size > current;
-    if (should_fail(grows)) return failure(SQLITE_IOERR_TRUNCATE);
+    if (should_fail(grows, SQLITE_IOERR_TRUNCATE)) return failure(SQLITE_IOERR_TRUNCATE);
     return REAL(file)->pMethods->xTruncate(REAL(file), size);
 }
 static int f_sync(sqlite3_file *file, int flags) {
-    if (should_fail(0)) return SQLITE_IOERR_FSYNC;
+    if (should_fail(0, SQLITE_IOERR_FSYNC)) return SQLITE_IOERR_FSYNC;
     return REAL(file)->pMethods->xSync(REAL(file), flags);
 }
 static int f_file_size(sqlite3_file *file, sqlite3_int64 *size) {
-    if (should_fail(0)) return SQLITE_IOERR_FSTAT;
+    if (should_fail(0, SQLITE_IOERR_FSTAT)) return SQLITE_IOERR_FSTAT;
     return REAL(file)->pMethods->xFileSize(REAL(file), size);
 }
 static int f_lock(sqlite3_file *file, int level) {
-    if (should_fail(0)) return SQLITE_IOERR_LOCK;
+    lock_level = level;
+    if (should_fail(0, SQLITE_IOERR_LOCK)) return SQLITE_IOERR_LOCK;
     return REAL(file)->pMethods->xLock(REAL(file), level);
 }
 static int f_unlock(sqlite3_file *file, int level) {
     // The lock is released all the same: a lock left behind would block
     // the other connections for good, which no real failure does.
     int code = REAL(file)->pMethods->xUnlock(REAL(file), level);
-    if (should_fail(0)) return SQLITE_IOERR_UNLOCK;
+    if (should_fail(0, SQLITE_IOERR_UNLOCK)) return SQLITE_IOERR_UNLOCK;
     return code;
 }
 static int f_check_reserved_lock(sqlite3_file *file, int *result) {
-    if (should_fail(0)) {
+    if (should_fail(0, SQLITE_IOERR_CHECKRESERVEDLOCK)) {
         *result = 0;
         return SQLITE_IOERR_CHECKRESERVEDLOCK;
     }
@@ -138,20 +157,27 @@ static int f_shm_map(sqlite3_file *file, int page, int size, int extend, void vo
     // the WAL index grows, and disk full fails it.
     FaultFile *fault = (FaultFile *)file;
     int grows = extend && page >= fault->shmRegions;
-    if (should_fail(grows)) return failure(SQLITE_IOERR_SHMMAP);
+    if (should_fail(grows, SQLITE_IOERR_SHMMAP)) return failure(SQLITE_IOERR_SHMMAP);
     int code = REAL(file)->pMethods->xShmMap(REAL(file), page, size, extend, pointer);
     if (code == SQLITE_OK && *pointer && page >= fault->shmRegions) fault->shmRegions = page + 1;
     return code;
 }
 static int f_shm_lock(sqlite3_file *file, int offset, int n, int flags) {
+    // WAL_CKPT_LOCK, the second slot, alone and exclusive: a checkpoint.
+    int isCheckpointLock = offset == 1 && n == 1 && (flags & SQLITE_SHM_EXCLUSIVE);
     if (flags & SQLITE_SHM_UNLOCK) {
+        if (isCheckpointLock) in_checkpoint = 0;
         // Released all the same, as in f_unlock.
         int code = REAL(file)->pMethods->xShmLock(REAL(file), offset, n, flags);
-        if (should_fail(0)) return SQLITE_IOERR_SHMLOCK;
+        if (should_fail(0, GRDBLiteIOFaultShmUnlock)) return SQLITE_IOERR_SHMLOCK;
         return code;
     }
-    if (should_fail(0)) return SQLITE_IOERR_SHMLOCK;
-    return REAL(file)->pMethods->xShmLock(REAL(file), offset, n, flags);
+    // Taking the checkpoint lock is part of the checkpoint.
+    if (isCheckpointLock) in_checkpoint = 1;
+    int code = should_fail(0, SQLITE_IOERR_SHMLOCK)
+        ? SQLITE_IOERR_SHMLOCK : REAL(file)->pMethods->xShmLock(REAL(file), offset, n, flags);
+    if (code != SQLITE_OK && isCheckpointLock) in_checkpoint = 0;
+    return code;
 }
 static void f_shm_barrier(sqlite3_file *file) {
     REAL(file)->pMethods->xShmBarrier(REAL(file));
@@ -182,7 +208,7 @@ static int v_open(sqlite3_vfs *vfs, const char *name, sqlite3_file *file, int fl
     fault->real->pMethods = NULL;
     fault->shmRegions = 0;
     file->pMethods = NULL;
-    if (should_fail(0)) return SQLITE_CANTOPEN;
+    if (should_fail(0, SQLITE_CANTOPEN)) return SQLITE_CANTOPEN;
     int code = real_vfs(vfs)->xOpen(real_vfs(vfs), name, fault->real, flags, outFlags);
     if (fault->real->pMethods) {
         // SQLite calls xClose whenever pMethods is set, even on failure.
@@ -192,11 +218,11 @@ static int v_open(sqlite3_vfs *vfs, const char *name, sqlite3_file *file, int fl
     return code;
 }
 static int v_delete(sqlite3_vfs *vfs, const char *name, int syncDirectory) {
-    if (should_fail(0)) return SQLITE_IOERR_DELETE;
+    if (should_fail(0, SQLITE_IOERR_DELETE)) return SQLITE_IOERR_DELETE;
     return real_vfs(vfs)->xDelete(real_vfs(vfs), name, syncDirectory);
 }
 static int v_access(sqlite3_vfs *vfs, const char *name, int flags, int *result) {
-    if (should_fail(0)) {
+    if (should_fail(0, SQLITE_IOERR_ACCESS)) {
         *result = 0;
         return SQLITE_IOERR_ACCESS;
     }

@@ -165,6 +165,8 @@ static int write_count = 0;
 static int dead = 0;              // the cut happened: every I/O fails
 static int cut_done = 0;          // the image was written
 static int model_error = 0;       // an allocation or the image failed: the run proves nothing
+static int fail_at_sync = 0;      // 0: no sync fails
+static int sync_failed = 0;       // the failing sync happened
 static TrackedFile *tracked_files = NULL;
 
 /// The tracked file of `path`, or NULL. Requires `state_lock`.
@@ -345,6 +347,8 @@ static int arm(int atSync, int atWrite, unsigned int seed, const char *directory
     write_count = 0;
     cut_done = 0;
     model_error = 0;
+    fail_at_sync = 0;
+    sync_failed = 0;
     active = 1;
     pthread_mutex_unlock(&state_lock);
     return SQLITE_OK;
@@ -372,6 +376,13 @@ void grdblite_powerloss_cut_now(void) {
     pthread_mutex_unlock(&state_lock);
 }
 
+void grdblite_powerloss_fail_sync(int atSync) {
+    pthread_mutex_lock(&state_lock);
+    fail_at_sync = atSync;
+    pthread_mutex_unlock(&state_lock);
+}
+
+int grdblite_powerloss_sync_failed(void) { return read_locked(&sync_failed); }
 int grdblite_powerloss_sync_count(void) { return read_locked(&sync_count); }
 int grdblite_powerloss_write_count(void) { return read_locked(&write_count); }
 int grdblite_powerloss_did_cut(void) { return read_locked(&cut_done); }
@@ -460,6 +471,13 @@ static int p_sync(sqlite3_file *file, int flags) {
         if (active) sync_count++;
         if (cut_at_sync && sync_count == cut_at_sync) {
             power_cut();   // the sync does not complete
+        } else if (active && fail_at_sync && sync_count == fail_at_sync) {
+            // Linux after an fsync error: the dirty pages are marked clean
+            // without reaching the disk. The page cache (the real file)
+            // keeps them, the disk never gets them, later syncs succeed.
+            TrackedFile *tracked = tracked_for(file);
+            if (tracked) tracked_clear_pending(tracked);
+            sync_failed = 1;
         } else if (active) {
             // The model, not the real disk, decides what is durable: a
             // real fsync would only slow the runs down.

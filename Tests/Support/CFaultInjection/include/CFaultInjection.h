@@ -49,6 +49,30 @@ int grdblite_fault_vfs_fault_count(void);
 /// The number of I/O operations counted since the last `arm`.
 int grdblite_fault_vfs_operation_count(void);
 
+/// What `grdblite_fault_vfs_first_fault_operation` returns for a failed
+/// xShmLock that releases a lock (which fails with SQLITE_IOERR_SHMLOCK,
+/// as one that takes a lock does).
+#define GRDBLiteIOFaultShmUnlock (-2)
+
+/// The operation the first fault since the last `arm` hit, by its own
+/// code whatever the kind of fault: SQLITE_IOERR_READ, WRITE, FSYNC,
+/// TRUNCATE, FSTAT, LOCK, UNLOCK, CHECKRESERVEDLOCK, SHMMAP, SHMLOCK (a
+/// lock taken), GRDBLiteIOFaultShmUnlock (a lock released), DELETE, ACCESS,
+/// SQLITE_CANTOPEN (xOpen), SQLITE_IOERR_SHORT_READ (a short read); 0 when
+/// no fault was injected.
+int grdblite_fault_vfs_first_fault_operation(void);
+
+/// The bit of `grdblite_fault_vfs_first_fault_detail` set when the first
+/// fault hit a thread whose connection held the WAL checkpoint lock
+/// (xShmLock slot 1, exclusive): inside a checkpoint, an explicit one, the
+/// automatic one after a commit, or the one of the last close.
+#define GRDBLiteIOFaultInCheckpoint 0x100
+
+/// Where the first fault since the last `arm` hit: the lock level asked
+/// (SQLITE_LOCK_SHARED...EXCLUSIVE) when it hit xLock, ORed with
+/// GRDBLiteIOFaultInCheckpoint inside a checkpoint; 0 when none.
+int grdblite_fault_vfs_first_fault_detail(void);
+
 /// The number of files open through the VFS: opened (xOpen set the file's
 /// methods) minus closed (xClose), since the process started, whatever the
 /// arming. Zero once every connection of the VFS is closed.
@@ -129,6 +153,19 @@ void grdblite_powerloss_cut_now(void);
 /// again). Close the connections of the run first. The counters stay
 /// readable until the next `arm`.
 void grdblite_powerloss_disarm(void);
+
+/// After `arm`: the `atSync`-th xSync from now fails with
+/// SQLITE_IOERR_FSYNC, as Linux fails an fsync after a write-back error
+/// ("fsyncgate"): the writes made to the file since its last sync are
+/// dropped from the disk (the model forgets them), while the page cache
+/// (the real file) keeps them, so reads still see them; later syncs
+/// succeed, and make durable only what is written after. A power cut
+/// later shows what the disk lost.
+void grdblite_powerloss_fail_sync(int atSync);
+
+/// 1 if the sync that `grdblite_powerloss_fail_sync` chose failed since
+/// the last `arm`, 0 if not.
+int grdblite_powerloss_sync_failed(void);
 
 /// The number of xSync calls since the last `arm`, the one cut included.
 int grdblite_powerloss_sync_count(void);
