@@ -66,6 +66,8 @@ TABLE_END = "<!-- /grdb-compat-table -->"
 DIFFERENCES = os.path.join(REPO, "Sources", "GRDBLite", "GRDBLite.docc", "DifferencesFromGRDB.md")
 FIGURES_BEGIN = "<!-- grdb-compat-figures: written by Scripts/grdb-compat.sh --record -->"
 FIGURES_END = "<!-- /grdb-compat-figures -->"
+FAILURES_BEGIN = "<!-- grdb-compat-failures: written by Scripts/grdb-compat.sh --record -->"
+FAILURES_END = "<!-- /grdb-compat-failures -->"
 
 ERROR_LINE = re.compile(r"^(/[^:\n]+\.swift):(\d+):(\d+): error: (.*)$")
 TEST_STARTED = re.compile(r"^Test Case '([^']+)\.([^'.]+)' started")
@@ -1041,6 +1043,47 @@ def update_figures(table, counted, check=False):
     return replace_section(DIFFERENCES, FIGURES_BEGIN, FIGURES_END, figures_text(table, counted), check)
 
 
+def failure_reasons():
+    """test -> (difference, note), from Tests/GRDBCompat/failure-reasons.tsv."""
+    reasons = {}
+    with open(os.path.join(COMPAT, "failure-reasons.tsv"), encoding="utf-8") as source:
+        for line in source:
+            if line.startswith("#") or not line.strip():
+                continue
+            test, reason, note = (line.rstrip("\n").split("\t") + [""])[:3]
+            reasons[test] = (reason, note)
+    return reasons
+
+
+def failures_text(rows, reasons, timing):
+    """The porting guide's list of the GRDB tests that fail on GRDBLite
+    (and those whose result depends on the threads' timing): the
+    deliberate ones grouped by difference, in the order of the reasons,
+    with their counts; the others to fix, by name."""
+    listed = [row["test"] for row in rows
+              if row["grdb"] == "passed" and row["grdblite"] in ("failed", "not compiled") or row["test"] in timing]
+    groups = {}
+    for reason, note in reasons.values():
+        groups.setdefault((reason, note), 0)
+    to_fix = []
+    for test in listed:
+        if test in reasons:
+            groups[reasons[test]] += 1
+        else:
+            to_fix.append(test)
+    parts = []
+    for (reason, note), count in groups.items():
+        if count:
+            label = str(count) if parts else f"{count} test{'s' if count > 1 else ''}"
+            parts.append(f"{reason} ({note + ', ' if note else ''}{label})")
+    lines = [FAILURES_BEGIN]
+    if parts:
+        lines.append(f"- Deliberate: {'; '.join(parts)}.")
+    if to_fix:
+        lines.append(f"- To fix: {', '.join(f'`{test}`' for test in to_fix)}.")
+    return "\n".join(lines + [FAILURES_END])
+
+
 def read_passing_count():
     with open(os.path.join(COMPAT, "passing-count")) as source:
         return int(source.read().strip())
@@ -1067,6 +1110,9 @@ def figures(check):
         stale.append("README.md")
     if not update_figures(table, counted, check=check):
         stale.append("DifferencesFromGRDB.md")
+    elif not replace_section(DIFFERENCES, FAILURES_BEGIN, FAILURES_END,
+                             failures_text(rows, failure_reasons(), timing_dependent_tests()), check):
+        stale.append("DifferencesFromGRDB.md (failures)")
     return stale
 
 
@@ -1278,6 +1324,8 @@ def lite_main(args, scratch, checkout, files, areas):
         write_passing_count(counted_passes(rows))
         update_readme(count_table(rows), datetime.date.today().isoformat(), max(1, round(seconds / 60)))
         update_figures(count_table(rows), counted_passes(rows))
+        replace_section(DIFFERENCES, FAILURES_BEGIN, FAILURES_END,
+                        failures_text(rows, failure_reasons(), timing_dependent_tests()), False)
         log("recorded: Tests/GRDBCompat/results.tsv, compile-plan.tsv, passing-count, README.md, "
             "DifferencesFromGRDB.md")
 

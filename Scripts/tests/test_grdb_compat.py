@@ -139,6 +139,23 @@ class CountTests(unittest.TestCase):
         self.assertIn("| **total** | **16** | **13** | **1** | **0** | **2** |", readme)
 
 
+class FailuresTests(unittest.TestCase):
+    def test_deliberate_failures_are_grouped_and_the_others_are_to_fix(self):
+        rows = [row("T/utf8a", "passed", "failed"), row("T/utf8b", "passed", "failed"),
+                row("T/label", "passed", "not compiled"), row("T/new", "passed", "failed"),
+                row("T/race", "passed", "passed"), row("T/fine", "passed", "passed"),
+                row("T/internals", "passed", "GRDB internals"), row("T/grdbFails", "failed", "failed")]
+        reasons = {"T/utf8a": ("UTF-8 isn't repaired", ""), "T/utf8b": ("UTF-8 isn't repaired", ""),
+                   "T/race": ("a read's snapshot", "timing"), "T/label": ("labels", ""),
+                   "T/gone": ("no longer fails", "")}
+        self.assertEqual(compat.failures_text(rows, reasons, timing={"T/race"}), "\n".join([
+            compat.FAILURES_BEGIN,
+            "- Deliberate: UTF-8 isn't repaired (2 tests); a read's snapshot (timing, 1); labels (1).",
+            "- To fix: `T/new`.",
+            compat.FAILURES_END,
+        ]))
+
+
 FAKE_TEST_BINARY = textwrap.dedent('''\
     #!{python}
     # A test process: runs the tests of argv[1] as XCTest prints them on Linux.
