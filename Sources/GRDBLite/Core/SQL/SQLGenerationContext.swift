@@ -103,6 +103,9 @@ final class SQLGenerationContext {
     /// `player1`, `player2`. Two aliases named alike by the user are a
     /// programmer error.
     private static func resolveNames(_ aliases: [TableAliasBase]) -> [TableAliasBase: String] {
+        // A single table has its own name: the common case, without the
+        // sets and dictionaries below.
+        if aliases.count < 2 { return [:] }
         precondition(aliases.count == Set(aliases).count, "A TableAlias must not be used to refer to multiple tables")
         let groups = Dictionary(grouping: aliases) { CaseInsensitiveIdentifier($0.identityName) }
         var usedNames = Set(groups.filter { $0.value.count == 1 }.keys)
