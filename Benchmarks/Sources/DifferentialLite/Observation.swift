@@ -78,6 +78,18 @@ final class ObservationLog: Sendable {
         let observation = ValueObservation.tracking { db in self.fetched(ObservationLog.text(value, db)) }
         let onError: @Sendable (any Error) -> Void = { self.notify($0) }
         let onChange: @Sendable (Observed) -> Void = { self.notify($0) }
+        if use.maps {
+            // A lossy value: `removeDuplicates` then drops more.
+            let mapped = observation.map { observed in
+                Observed(fetch: observed.fetch, text: "lines: \(observed.text.split(separator: "\n").count)",
+                         log: observed.log)
+            }
+            if use.removeDuplicates {
+                return mapped.removeDuplicates()
+                    .start(in: dbQueue, scheduling: SynchronousScheduler(), onError: onError, onChange: onChange)
+            }
+            return mapped.start(in: dbQueue, scheduling: SynchronousScheduler(), onError: onError, onChange: onChange)
+        }
         if use.removeDuplicates {
             return observation.removeDuplicates()
                 .start(in: dbQueue, scheduling: SynchronousScheduler(), onError: onError, onChange: onChange)

@@ -124,6 +124,7 @@ extension ObservationUse {
     var startLines: [String] {
         ["var values: [String] = [] // each value, canonicalized; \"error: ...\" for a fetch that throws",
          "let cancellable = ValueObservation.tracking { db in \(value.swift) }"
+            + (maps ? ".map { \"lines: \\($0.split(separator: \"\\n\").count)\" }" : "")
             + (removeDuplicates ? ".removeDuplicates()" : ""),
          "    .start(in: dbQueue, scheduling: SynchronousScheduler() /* notifies where it is called */,",
          "           onError: { values.append(\"onError: \\($0)\") }, onChange: { values.append($0) })"]

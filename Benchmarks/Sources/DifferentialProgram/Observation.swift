@@ -24,14 +24,17 @@ public enum ObservedValue: String, Sendable, Codable, CaseIterable {
     }
 }
 
-/// `ValueObservation.tracking { ... }`, maybe `.removeDuplicates()`,
-/// started with a scheduler that notifies synchronously.
+/// `ValueObservation.tracking { ... }`, maybe `.map { ... }` (to the
+/// value's number of lines), maybe `.removeDuplicates()`, started with a
+/// scheduler that notifies synchronously.
 public struct ObservationUse: Sendable, Codable, Hashable {
     public var value: ObservedValue
     public var removeDuplicates: Bool
+    public var maps: Bool
 
-    public init(value: ObservedValue, removeDuplicates: Bool) {
+    public init(value: ObservedValue, removeDuplicates: Bool, maps: Bool = false) {
         self.value = value
         self.removeDuplicates = removeDuplicates
+        self.maps = maps
     }
 }

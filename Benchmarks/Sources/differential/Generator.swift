@@ -13,7 +13,8 @@ struct Generator {
         // A pool in 1 program in 4; an observation in a third of the others.
         let usesPool = generator.chance(0.25)
         let observation = !usesPool && generator.chance(0.35)
-            ? ObservationUse(value: generator.pick(ObservedValue.allCases), removeDuplicates: generator.chance(0.5))
+            ? ObservationUse(value: generator.pick(ObservedValue.allCases), removeDuplicates: generator.chance(0.5),
+                             maps: generator.chance(0.3))
             : nil
         // With a `ValueObservation`, the observer observes every table: GRDBLite tells every observer
         // the rollback of a failed statement that changed rows (porting guide; GRDB: none), which the

@@ -50,7 +50,13 @@ enum Shrinker {
             copy.observation = nil
             result.append(copy)
             if observation.removeDuplicates {
-                copy.observation = ObservationUse(value: observation.value, removeDuplicates: false)
+                copy.observation = ObservationUse(value: observation.value, removeDuplicates: false,
+                                                  maps: observation.maps)
+                result.append(copy)
+            }
+            if observation.maps {
+                copy.observation = ObservationUse(value: observation.value,
+                                                  removeDuplicates: observation.removeDuplicates)
                 result.append(copy)
             }
         }
