@@ -68,7 +68,8 @@ def parse_arguments():
     parser.add_argument("--pause-litestream", action="store_true",
                         help="SIGSTOP Litestream while the writer goes on: the check must fail")
     parser.add_argument("--vfs", help="the Litestream VFS extension: runs the read replica phase")
-    parser.add_argument("--replica-seconds", type=float, default=5, help="how long the read replica phase runs")
+    parser.add_argument("--replica-seconds", type=float, default=5,
+                        help="how long the read replica phase runs (0: none)")
     parser.add_argument("--round", type=int, default=None, help="runs only this round of the seed")
     parser.add_argument("--keep", action="store_true", help="keep the round folders")
     return parser.parse_args()
@@ -326,23 +327,25 @@ def main():
                 print(f"round {index}: FAILED: {error}", flush=True)
             if not arguments.keep and folder not in kept:
                 shutil.rmtree(folder, ignore_errors=True)
+        replica_phase = arguments.vfs and arguments.replica_seconds > 0
+        if replica_phase and arguments.round is None and not arguments.pause_litestream:
+            folder = os.path.join(root, "replica")
+            os.makedirs(folder, exist_ok=True)
+            try:
+                lags, observed = follow_replica(arguments, folder)
+                print(f"replica: {len(lags)} commits followed through the Litestream VFS by another process "
+                      f"({observed} observed values, each whole and none going back), "
+                      f"lag p50/p99/max {percentile(lags, 0.5):.0f}/{percentile(lags, 0.99):.0f}/{max(lags):.0f} ms",
+                      flush=True)
+            except RoundFailure as error:
+                replica_failed = True
+                kept.append(folder)
+                print(f"replica: FAILED: {error}", flush=True)
     finally:
         if not arguments.keep and not kept:
             shutil.rmtree(root, ignore_errors=True)
         else:
             print(f"replication: rounds kept in {root}: {', '.join(kept) if kept else 'all'}")
-    if arguments.vfs and arguments.round is None and not arguments.pause_litestream:
-        folder = os.path.join(root, "replica")
-        os.makedirs(folder, exist_ok=True)
-        try:
-            lags, observed = follow_replica(arguments, folder)
-            print(f"replica: {len(lags)} commits followed through the Litestream VFS by another process "
-                  f"({observed} observed values, each whole and none going back), "
-                  f"lag p50/p99/max {percentile(lags, 0.5):.0f}/{percentile(lags, 0.99):.0f}/{max(lags):.0f} ms",
-                  flush=True)
-        except RoundFailure as error:
-            replica_failed = True
-            print(f"replica: FAILED: {error}", flush=True)
     if failures:
         print(f"replication: {failures} rounds failed", flush=True)
     print(f"replication: {len(losses) + torn + failures} rounds, {torn} torn, {beyond_count} lost beyond the window, "
