@@ -20,8 +20,9 @@
 //     grdblite-crash-writer write PATH litestream
 //         The `pool` loop, configured for a database that Litestream
 //         replicates (WAL, a 5 s busy timeout: see BeyondOneMachine.md),
-//         without its checkpoints (Litestream runs them), after it applies CrashMigrations one by one, printing
-//         "migrated N" after each. A write that fails (as one that meets
+//         without its checkpoints (Litestream runs them), after it
+//         applies CrashMigrations one by one, printing "migrated N" after
+//         each. A write that fails (as one that meets
 //         Litestream's lock without the busy timeout) exits with an error.
 //     grdblite-crash-writer verify PATH litestream
 //         Opens the database (a restored replica), checks CrashMigrations
@@ -30,10 +31,11 @@
 //     grdblite-crash-writer replica URI litestream
 //         A read replica through the Litestream VFS (the extension in
 //         GRDBLITE_LITESTREAM_VFS, the replica in LITESTREAM_REPLICA_URL):
-//         a read-only DatabaseQueue on URI, whose ValueObservation of the
-//         last transaction prints "seen N" on each change (a poller
-//         notifies it when the VFS's `litestream_txid` moves), and checks
-//         that the replica only goes forward, through whole transactions.
+//         a DatabaseQueue on URI (the VFS doesn't write), whose
+//         ValueObservation of the last transaction prints "seen N" on each
+//         change (a poller notifies it when the VFS's `litestream_txid`
+//         moves), and checks that the replica only goes forward, through
+//         whole transactions.
 //     grdblite-crash-writer write PATH shared
 //         The same loop (WAL), for several processes at once: each
 //         transaction takes the next number inside the transaction (with
@@ -198,10 +200,12 @@ func followReplica() throws -> Never {
         fail("GRDBLITE_LITESTREAM_VFS is not set")
     }
     try ReadReplica.loadExtension(extensionPath)
-    // Not `readonly`: the VFS opens the replica read-only all the same,
-    // and `notifyChanges` has no effect on a read-only connection.
+    // Not `readonly`: `notifyChanges` has no effect on a connection
+    // opened read-only. The VFS doesn't write the replica.
     let replica = try DatabaseQueue(path: path)
     let observation = ValueObservation.tracking { db -> Int in
+        // The replica may start before the writer's schema.
+        if try !db.tableExists("txn") { return 0 }
         let last = try CrashWorkload.lastTransaction(db)
         // Whole transactions: the counter is the sum of their items.
         let total = try Int.fetchOne(db, sql: "SELECT total FROM counter") ?? 0
@@ -222,8 +226,8 @@ func followReplica() throws -> Never {
         let current = try replica.read { try String.fetchOne($0, sql: "PRAGMA litestream_txid") } ?? ""
         if current != txid {
             txid = current
-            // Deferred: a transaction that writes nothing, on a connection
-            // that can't write; its commit tells the observation.
+            // Deferred: a transaction that writes nothing; its commit
+            // tells the observation.
             try replica.inTransaction(.deferred) { db in
                 try db.notifyChanges(in: .fullDatabase)
                 return .commit

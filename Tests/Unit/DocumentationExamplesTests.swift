@@ -150,6 +150,19 @@ private struct Book: Codable, FetchableRecord, PersistableRecord {
         #expect(dates == [Date(timeIntervalSince1970: 1_000_000), Date(timeIntervalSince1970: 1_000_000)])
     }
 
+    /// BeyondOneMachine.md, "Setup": the configuration for Litestream
+    /// (Tests/Reliability/LitestreamTests runs it under Litestream).
+    @Test func litestreamConfiguration() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let databasePath = directory.path("app.sqlite")
+        var config = Configuration()
+        config.journalMode = .wal
+        config.busyMode = .timeout(5)
+        let dbPool = try DatabasePool(path: databasePath, configuration: config)
+        #expect(try dbPool.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") } == "wal")
+    }
+
     /// Each line of each Swift example of the README and of the articles
     /// is in one of the examples tests, so that no example drifts from the
     /// API unnoticed. Comments at the end of a line, `private` and
