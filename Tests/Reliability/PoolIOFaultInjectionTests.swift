@@ -11,7 +11,8 @@ import TestSupport
 /// CFaultInjection.h), for N = 1, 2, 3... until the workload runs without
 /// reaching the fault. The workload opens the pool, migrates, writes,
 /// reads, reads concurrently with the writer, reads a snapshot,
-/// checkpoints, restarts the WAL and closes, all under injection (the
+/// checkpoints, restarts the WAL, backs up into memory, fails to close
+/// while a statement is alive, and closes, all under injection (the
 /// pool checkpoints after each commit: `wal_autocheckpoint = 2`). At each
 /// fault point:
 ///
@@ -177,6 +178,12 @@ extension IOFaultInjectionTests {
         },
         PoolStep(name: "read again", commits: 0) { pool, expected, at in
             check(try pool.read(poolState), expected, at, "read again")
+        },
+        PoolStep(name: "backup", commits: 0) { pool, expected, at in
+            // Into memory: only the reads of the source go through the VFS.
+            let copy = try DatabaseQueue()
+            try pool.backup(to: copy)
+            check(try copy.read(poolState), expected, at, "backup")
         },
         PoolStep(name: "refused close", commits: 0) { pool, _, _ in
             // A close that fails: a statement of the writer is alive. The
