@@ -85,7 +85,6 @@ struct CaseInsensitiveIdentifier: Hashable, Comparable, Sendable, CustomStringCo
     }
 
     /// The byte, with the ASCII uppercase letters lowercased.
-    @inline(__always)
     static func folded(_ byte: UInt8) -> UInt8 {
         (0x41...0x5A).contains(byte) ? byte | 0x20 : byte
     }

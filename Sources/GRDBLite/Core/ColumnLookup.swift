@@ -44,7 +44,6 @@ struct ColumnLookup {
     /// would be matched to the column of its first lookup. Debug builds
     /// (the test suite) check each match against `stringValue` and trap.
     @inlinable
-    @inline(__always)
     static func bits<Key: CodingKey>(of key: Key) -> UInt64? {
         bits(of: key, size: bitsSize(of: Key.self))
     }
@@ -52,7 +51,6 @@ struct ColumnLookup {
     /// The size of the keys of a type that have bits (see `bits(of:)`),
     /// or -1: computed once by a container that matches many keys.
     @inlinable
-    @inline(__always)
     static func bitsSize<Key: CodingKey>(of type: Key.Type) -> Int {
         guard _isPOD(Key.self) else { return -1 }
         switch MemoryLayout<Key>.size {
@@ -63,7 +61,6 @@ struct ColumnLookup {
 
     /// The bits of a key whose size is `bitsSize(of: Key.self)`.
     @inlinable
-    @inline(__always)
     static func bits<Key: CodingKey>(of key: Key, size: Int) -> UInt64? {
         // Unsafe casts below: the key's bytes, of the size checked, only
         // compared, never used as a key.
@@ -100,7 +97,6 @@ extension UnsafeMutablePointer where Pointee == ColumnLookup {
     /// The index of `name` among the `width` columns that start at column
     /// `offset` of `statement`, relative to `offset`, or nil if missing.
     @inlinable
-    @inline(__always)
     func index(of name: String, offset: Int, width: Int, in statement: Statement) -> Int? {
         let position = pointee.position
         if position < pointee.count {
@@ -119,7 +115,6 @@ extension UnsafeMutablePointer where Pointee == ColumnLookup {
     /// The index of the column named by `key`, whose bits are `keyBits`
     /// (see ``ColumnLookup/bits(of:)``), as `index(of: key.stringValue, …)`.
     @inlinable
-    @inline(__always)
     func index<Key: CodingKey>(
         of key: Key, keyBits: UInt64, offset: Int, width: Int, in statement: Statement
     ) -> Int? {

@@ -101,6 +101,7 @@ struct StatementStepper {
     /// Moves to the next row; false at the end, which sets `isDone` (as
     /// does a failure: the cursor keeps the error, see `rethrow`).
     @inlinable
+    // @inline(__always): fetch-records, +2.8% instructions without it (callgrind, quick).
     @inline(__always)
     func step(_ isDone: inout Bool, _ failure: inout (any Error)?) throws -> Bool {
         // Unmanaged, unretained: the statement keeps the connection alive.

@@ -23,7 +23,6 @@ public protocol StatementColumnConvertible {
 
 extension StatementColumnConvertible {
     @inlinable
-    @inline(__always)
     public static func fromStatement(_ sqliteStatement: SQLiteStatement, atUncheckedIndex index: CInt) -> Self? {
         if sqlite3_column_type(sqliteStatement, index) == SQLITE_NULL {
             return nil

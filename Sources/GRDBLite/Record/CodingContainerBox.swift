@@ -120,6 +120,7 @@ enum CodingContainerBox {
     /// The keyed container whose box is `box`, from the reader of its type
     /// (see ``CodingContainerReader``).
     @inlinable
+    // @inline(__always): insert-encodable, +4.7% instructions without it (callgrind, quick).
     @inline(__always)
     static func container<Container>(_ box: AnyObject, reader: AnyObject) -> Container {
         // Unsafe: `reader` is the reader of this container type.

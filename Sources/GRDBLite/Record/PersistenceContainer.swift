@@ -68,6 +68,7 @@ public struct PersistenceContainer: Sendable {
 
     /// Sets the value of a column.
     @inlinable
+    // @inline(__always): insert-records, +4.1% instructions without it (callgrind, quick).
     @inline(__always)
     mutating func set(_ value: consuming DatabaseValue, forColumn column: String) {
         let position = setCount

@@ -26,7 +26,6 @@ struct Locked<Value>: @unchecked Sendable {
 
     /// Runs `body` with the value, under the lock. `body` must not call
     /// out to code that could take the lock again.
-    @inline(__always)
     func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
         try storage.withLock(body)
     }
@@ -58,7 +57,6 @@ private final class LockedStorage<Value>: ManagedBuffer<Value, pthread_mutex_t> 
         }
     }
 
-    @inline(__always)
     func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
         // unsafe: the pointers don't escape; the buffer is alive (self).
         try withUnsafeMutablePointers { value, mutex in

@@ -4,7 +4,6 @@ extension String {
     /// small string), as long as one of them is alive. Unequal bits may
     /// still be equal strings.
     @inlinable
-    @inline(__always)
     var storageBits: (UInt64, UInt64) {
         #if _pointerBitWidth(_64)
         // Unsafe: a 64-bit String is two words (unsafeBitCast traps on
@@ -27,7 +26,6 @@ extension Array where Element == String {
     /// The ``Swift/String/storageBits`` of the string at `position`, which
     /// must be in bounds, read in place (no retain of the string).
     @inlinable
-    @inline(__always)
     func stringBits(at position: Int) -> (UInt64, UInt64) {
         #if _pointerBitWidth(_64)
         assert(MemoryLayout<String>.stride == 16)

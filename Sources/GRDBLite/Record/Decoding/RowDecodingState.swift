@@ -96,7 +96,6 @@ final class RowDecodingState {
 
     /// Forgets what the previous record of a cached container decoded.
     @inlinable
-    @inline(__always)
     func startRecord() {
         planPosition = 0
         isFirstRecord = false
@@ -125,7 +124,6 @@ final class RowDecodingState {
     /// Whether the column of the last planned lookup reads its dates with
     /// `.deferredToDate` (see `PlannedColumn`).
     @inlinable
-    @inline(__always)
     var lastPlannedColumnReadsDefaultDates: Bool {
         // Unsafe: called after a planned lookup, below `planCount`.
         plan.unsafelyUnwrapped[planPosition &- 1].readsDefaultDates

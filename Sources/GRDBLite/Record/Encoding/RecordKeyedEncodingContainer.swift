@@ -74,6 +74,7 @@ struct RecordKeyedEncodingContainer<Record: EncodableRecord, Key: CodingKey>: Ke
 
     /// Stores a value on the fast path (see `set`).
     @inlinable
+    // @inline(__always): insert-encodable, +1.1% instructions without it (callgrind, quick).
     @inline(__always)
     static func store(
         _ value: consuming DatabaseValue, at position: Int, of target: RecordEncodingTarget,

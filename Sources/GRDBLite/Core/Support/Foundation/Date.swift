@@ -74,7 +74,6 @@ extension Date: DatabaseValueConvertible, StatementColumnConvertible {
         /// in its byte. Nil if a byte does not match: a separator that is
         /// not 0, or a digit over 9 once 6 is added at digits (`six`),
         /// sets a bit of `checked`.
-        @inline(__always)
         func digits(at offset: Int, template: UInt64, checked: UInt64, six: UInt64) -> UInt64? {
             let word = UInt64(littleEndian: text.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
             let difference = word ^ template
@@ -82,9 +81,7 @@ extension Date: DatabaseValueConvertible, StatementColumnConvertible {
             return difference
         }
         /// In each byte, its digit times ten plus the next one's.
-        @inline(__always)
         func pairs(_ digits: UInt64) -> UInt64 { digits &* 10 &+ digits >> 8 }
-        @inline(__always)
         func byte(_ word: UInt64, _ index: Int) -> Int { Int(truncatingIfNeeded: word >> (index &* 8) & 0xFF) }
 
         let hasFraction = count == 23
