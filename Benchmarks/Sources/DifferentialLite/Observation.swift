@@ -108,6 +108,12 @@ final class ObservationLog: Sendable {
                     .map(Canonical.text).joined(separator: "\n")
             case .scoreSums:
                 return try Row.fetchAll(db, sql: ObservedValue.scoreSumsSQL).map(Canonical.text).joined(separator: "\n")
+            case .bestPlayerTeam:
+                // The second fetch's region depends on the first one's value.
+                let best = try Player.order(Column("score").desc, Column.rowID).fetchOne(db)
+                guard let teamId = best?.teamId else { return "no team" }
+                return try Team.filter(Column("id") == teamId).order(Column.rowID).fetchAll(db)
+                    .map(Canonical.text).joined(separator: "\n")
             }
         } catch {
             return "error: \(Canonical.text(error))"

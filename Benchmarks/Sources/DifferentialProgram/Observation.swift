@@ -10,6 +10,9 @@ public enum ObservedValue: String, Sendable, Codable, CaseIterable {
     case teamsOfCity
     /// `try Row.fetchAll(db, sql: "SELECT teamId, SUM(score) ...")`.
     case scoreSums
+    /// The team of the player with the highest score: the tracked region
+    /// moves to another team's row when that player changes team.
+    case bestPlayerTeam
 
     public static let scoreSumsSQL = "SELECT teamId, SUM(score) FROM player GROUP BY teamId ORDER BY teamId"
 
@@ -20,6 +23,9 @@ public enum ObservedValue: String, Sendable, Codable, CaseIterable {
         case .playerCount: "try Player.fetchCount(db)"
         case .teamsOfCity: "try Team.filter(Column(\"city\") == \"x\").order(Column(\"id\")).fetchAll(db)"
         case .scoreSums: "try Row.fetchAll(db, sql: \"\(ObservedValue.scoreSumsSQL)\")"
+        case .bestPlayerTeam:
+            "try Player.order(Column(\"score\").desc, Column.rowID).fetchOne(db)?.teamId"
+                + ".flatMap { try Team.filter(Column(\"id\") == $0).order(Column.rowID).fetchAll(db) }"
         }
     }
 }
