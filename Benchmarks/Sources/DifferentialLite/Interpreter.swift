@@ -69,6 +69,10 @@ public func run(_ program: Program, path: String) -> Outcome {
         } else {
             for index in start..<end {
                 let (step, path) = (steps[index], "\(index + 1)")
+                if case let .racingRead(query, writes) = step, let pool = writer as? DatabasePool {
+                    interpreter.record(path) { interpreter.racingRead(query, writes: writes, path: path, pool) }
+                    continue
+                }
                 interpreter.record(path) {
                     step.isRead
                         ? try writer.read { db in try interpreter.perform(step, path: path, db) }
@@ -187,6 +191,9 @@ final class Interpreter {
                 return end == .commit ? .commit : .rollback
             }
             return "savepoint \(end.rawValue)"
+        case .racingRead:
+            // Generated in pools only: the runner runs it.
+            return "racing read outside of a pool"
         case .reopen:
             // Generated at the top level only: the runner reopens.
             return "reopen inside an access"

@@ -26,6 +26,10 @@ extension Program: CustomStringConvertible {
                 + "db.add(transactionObserver: EventLog(.\(observerFilter)), extent: .databaseLifetime) }")
         }
         for step in steps {
+            if case .racingRead = step {
+                lines += step.lines
+                continue
+            }
             lines.append("try dbPool.\(step.isRead ? "read" : "writeWithoutTransaction") { db in")
             lines += step.lines.map { "    " + $0 }
             lines.append("}")
@@ -164,6 +168,15 @@ extension Step {
                     + "the same); db.add(transactionObserver:); \(appending) more `extraN` migrations "
                     + "(db.create(index: \"extraN\", on: \"player\", columns: [\"name\"])) registered after the "
                     + "others; try migrator.migrate(dbQueue)"]
+        case let .racingRead(query, writes):
+            let fetch = Step.query(query).lines
+            var lines = ["// a thread: try dbPool.read { db in",
+                         "//     fetch (shown below), signal, wait for the writes",
+                         "//     fetch again: the old state }",
+                         "// this thread: wait; try dbPool.writeWithoutTransaction { db in try db.inTransaction {"]
+            for step in writes { lines += step.lines.map { "    " + $0 } }
+            lines += ["} }", "// signal; wait; try dbPool.read { db in fetch }: the new state. The fetch:"]
+            return lines + fetch.map { "// " + $0 }
         case let .kindedTransaction(kind, steps, end):
             var lines = ["try db.inTransaction(.\(kind)) { // each step's error is caught"]
             for step in steps { lines += step.lines.map { "    " + $0 } }

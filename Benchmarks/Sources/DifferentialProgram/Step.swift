@@ -76,4 +76,9 @@ public indirect enum Step: Sendable, Codable, Hashable {
     /// last time (`extra1`, `extra2`...: an index each). The transaction
     /// observer is added again.
     case reopen(appending: Int)
+    /// In a pool only: a read on a reader fetches `query`, and stays open
+    /// while the writer runs `writes` in a transaction (each error caught); the same read
+    /// fetches again (the old state: snapshot isolation), then a new read
+    /// (the new state). Semaphores with a timeout order the two threads.
+    case racingRead(Query, writes: [Step])
 }

@@ -8,10 +8,15 @@ struct Generator {
     static func program(seed: UInt64) -> Program {
         var generator = Generator(rng: SplitMix64(seed: seed))
         let schema = generator.schema()
-        let steps = generator.steps(count: generator.int(3...14))
+        var steps = generator.steps(count: generator.int(3...14))
         let observesTransactions = generator.chance(0.5)
         // A pool in 1 program in 4; an observation in a third of the others.
         let usesPool = generator.chance(0.25)
+        // Half of the pools' programs have a read racing a write.
+        if usesPool && generator.chance(0.5) {
+            let writes = generator.steps(count: generator.int(1...3), depth: 1)
+            steps.insert(.racingRead(generator.query(), writes: writes), at: generator.int(0...steps.count))
+        }
         let observation = !usesPool && generator.chance(0.35)
             ? ObservationUse(value: generator.pick(ObservedValue.allCases), removeDuplicates: generator.chance(0.5),
                              maps: generator.chance(0.3))

@@ -109,6 +109,8 @@ enum Shrinker {
                 + (end == .rollback ? [[.savepoint(steps, .commit, catches: catches)]] : [])
         case .reopen(let appending) where appending > 0:
             return [[.reopen(appending: 0)]]
+        case let .racingRead(query, writes):
+            return [writes] + smaller(writes).map { [.racingRead(query, writes: $0)] }
         case let .kindedTransaction(kind, steps, end):
             return [steps] + smaller(steps).map { [.kindedTransaction(kind, $0, end)] }
                 + (end == .rollback ? [[.kindedTransaction(kind, steps, .commit)]] : [])
@@ -349,6 +351,8 @@ enum Shrinker {
             return simplerValues(steps).map { .savepoint($0, end, catches: catches) }
         case let .kindedTransaction(kind, steps, end):
             return simplerValues(steps).map { .kindedTransaction(kind, $0, end) }
+        case let .racingRead(query, writes):
+            return simplerValues(writes).map { .racingRead(query, writes: $0) }
         default:
             return []
         }

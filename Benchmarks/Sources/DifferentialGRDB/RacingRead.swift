@@ -1,0 +1,1 @@
+../DifferentialLite/RacingRead.swift
