@@ -127,9 +127,9 @@ def wait_for_snapshot(folder, timeout=30):
     raise RoundFailure(f"no snapshot in the replica after {timeout} s")
 
 
-def run_round(arguments, index, rng, folder):
-    window = (arguments.sync_interval_ms + arguments.monitor_interval_ms) / 1000
-    margin = arguments.margin_ms / 1000
+def write_config(arguments, folder):
+    """Writes the Litestream configuration of `folder`'s database (a file
+    replica beside it) and returns its path."""
     config = os.path.join(folder, "litestream.yml")
     with open(config, "w") as file:
         file.write(f"""dbs:
@@ -140,6 +140,13 @@ def run_round(arguments, index, rng, folder):
       path: {folder}/replica
       sync-interval: {arguments.sync_interval_ms}ms
 """)
+    return config
+
+
+def run_round(arguments, index, rng, folder):
+    window = (arguments.sync_interval_ms + arguments.monitor_interval_ms) / 1000
+    margin = arguments.margin_ms / 1000
+    config = write_config(arguments, folder)
     victim = rng.choice(arguments.kinds.split(","))
     run_time = rng.uniform(0.2, 2.0)
     writer_extra = rng.uniform(0.0, 0.5)
@@ -229,16 +236,7 @@ def follow_replica(arguments, folder):
     folder) follows the replica through the Litestream VFS with a
     read-only GRDBLite DatabaseQueue and a ValueObservation ("seen N").
     Returns the lags, commit to first observation, in ms."""
-    config = os.path.join(folder, "litestream.yml")
-    with open(config, "w") as file:
-        file.write(f"""dbs:
-  - path: {folder}/db.sqlite
-    monitor-interval: {arguments.monitor_interval_ms}ms
-    replica:
-      type: file
-      path: {folder}/replica
-      sync-interval: {arguments.sync_interval_ms}ms
-""")
+    config = write_config(arguments, folder)
     writer = Writer(arguments, folder)
     litestream = replica = None
     seen = []  # (N, monotonic time)
