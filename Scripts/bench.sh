@@ -16,6 +16,12 @@
 # same engine. The report shows each side's `sqlite_version()`.
 #
 #   Scripts/bench.sh --sqlite 3.54.1 --quick
+#
+# `--litestream` adds the cost of Litestream: GRDBLite's insert and
+# server-mix without and with a replicating sidecar (installed by
+# Scripts/install-litestream.sh, which the script runs then).
+#
+#   Scripts/bench.sh --litestream --filter litestream
 set -euo pipefail
 cd "$(dirname "$0")/.."
 library_path=
@@ -25,6 +31,9 @@ if [ "${1:-}" = --sqlite ]; then
     shift 2
 fi
 Scripts/install-deps.sh
+for argument in "$@"; do
+    if [ "$argument" = --litestream ]; then Scripts/install-litestream.sh >/dev/null; fi
+done
 # The record macros' plugin, in debug, which the benchmark's build loads
 # (see Benchmarks/Package.swift): nothing to do after the tests' build.
 # Only the plugin (built for the host), not the GRDBLiteMacros library,

@@ -27,6 +27,11 @@ struct Selection: ParsableArguments {
         valueName: "side"))
     var sides: [Side] = []
 
+    @Flag(help: ArgumentHelp(
+        "Also run the Litestream workloads (litestream-off-*, litestream-on-*): the cost of a replicating sidecar.",
+        discussion: "Skipped, with the reason, when Litestream isn't installed (Scripts/install-litestream.sh)."))
+    var litestream = false
+
     @Option(help: "Rows fetched by the fetch workloads.")
     var rows: Int?
 
@@ -44,8 +49,8 @@ struct Selection: ParsableArguments {
         }
         if selectedWorkloads.isEmpty {
             throw ValidationError(
-                "--filter \(filter.joined(separator: ",")) matches no workload (\(Workload.all.map(\.name).joined(separator: ", ")))"
-            )
+                "--filter \(filter.joined(separator: ",")) matches no workload (\(Workload.all.map(\.name).joined(separator: ", "))"
+                    + "; the litestream-* ones need --litestream)")
         }
     }
 
@@ -53,8 +58,9 @@ struct Selection: ParsableArguments {
         let words = filter.flatMap { $0.split(separator: ",") }.map {
             $0.trimmingCharacters(in: .whitespaces).lowercased()
         }
-        if words.isEmpty { return Workload.all }
-        return Workload.all.filter { workload in words.contains { workload.name.contains($0) } }
+        let workloads = Workload.all.filter { litestream || !$0.needsLitestream }
+        if words.isEmpty { return workloads }
+        return workloads.filter { workload in words.contains { workload.name.contains($0) } }
     }
 
     var selectedSides: [Side] {

@@ -119,7 +119,13 @@ struct Run: ParsableCommand {
         let sqlite = try sqliteInfoBySide(sides, fixture: fixture)
 
         var results: [WorkloadResult] = []
+        var skipped: [SkippedWorkload] = []
         for workload in selection.selectedWorkloads {
+            if workload.needsLitestream, let reason = LitestreamSidecar.unavailableReason {
+                progress("\(workload.name): skipped: \(reason)")
+                skipped.append(SkippedWorkload(workload: workload.name, reason: reason))
+                continue
+            }
             progress("\(workload.name)...")
             let runner = WorkloadRunner(
                 workload: workload, fixture: fixture, plan: plan, sides: sides,
@@ -140,7 +146,8 @@ struct Run: ParsableCommand {
             fetchRowCount: fetchRowCount,
             insertRowCount: insertRowCount,
             allocationFiguresUnavailable: allocationsUnavailable,
-            workloads: results)
+            workloads: results,
+            skippedWorkloads: skipped.isEmpty ? nil : skipped)
         printReport(MarkdownReport.render(report))
         if let output {
             for file in try ReportFiles.write(report, to: output) {
@@ -201,14 +208,14 @@ struct Run: ParsableCommand {
                 duration = monotonicSeconds() - start
             }
         } else {
-            try runner.prepare()
+            try runner.prepare(job)
             let start = monotonicSeconds()
             try measuredRun(job)
             duration = monotonicSeconds() - start
             try runner.check(job, side: side)
         }
         for _ in 1..<max(1, measuredRuns) {
-            try runner.prepare()
+            try runner.prepare(job)
             try job.run()
         }
         let result = OnceResult(

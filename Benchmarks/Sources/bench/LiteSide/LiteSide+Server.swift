@@ -28,13 +28,14 @@ extension LiteSide {
     /// Its writer waits out the locks of the other sides' connections on
     /// the same file (a last connection that closes checkpoints the WAL
     /// under an exclusive lock), as the raw side's connections do.
-    static func server(_ fixture: Fixture, plan: ServerPlan) throws -> SideJob {
+    /// `path`: another copy of the server file (the Litestream workloads).
+    static func server(_ fixture: Fixture, plan: ServerPlan, path: String? = nil) throws -> SideJob {
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in
             if !db.configuration.readonly { try db.execute(sql: "PRAGMA synchronous = NORMAL") }
         }
-        let dbPool = try DatabasePool(path: fixture.serverPath(), configuration: configuration)
+        let dbPool = try DatabasePool(path: path ?? fixture.serverPath(), configuration: configuration)
         let recorder = ServerRecorder(requestCount: plan.requestCount)
         return SideJob(
             run: {

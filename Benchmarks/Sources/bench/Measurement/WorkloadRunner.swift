@@ -103,7 +103,7 @@ struct WorkloadRunner {
     /// Runs the job once, and returns its duration after checking its
     /// result.
     func checkedRun(_ job: SideJob, side: Side) throws -> Double {
-        try prepare()
+        try prepare(job)
         let start = monotonicSeconds()
         try job.run()
         let duration = monotonicSeconds() - start
@@ -115,7 +115,7 @@ struct WorkloadRunner {
     func measureAllocations(_ job: SideJob, side: Side, run: (SideJob) throws -> Void = { try $0.run() }) throws
         -> AllocationFigures
     {
-        try prepare()
+        try prepare(job)
         let before = try Jemalloc.counters()
         try run(job)
         let after = try Jemalloc.counters()
@@ -127,9 +127,11 @@ struct WorkloadRunner {
             approximate: job.runsOnOtherThreads)
     }
 
-    /// Before each run, outside the timed part.
-    func prepare() throws {
+    /// Before each run, outside the timed part: the workload's
+    /// preparation, then the job's.
+    func prepare(_ job: SideJob) throws {
         try workload.prepare(fixture)
+        try job.prepare?()
     }
 
     /// After each run: a wrong result fails the bench.

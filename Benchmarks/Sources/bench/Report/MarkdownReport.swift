@@ -23,6 +23,7 @@ enum MarkdownReport {
         }
         lines.append(contentsOf: apiNote(report.workloads.map { ($0.title, $0.sides.map { ($0.side, $0.api) }) }))
         lines.append(contentsOf: latencyTables(report, sides: sides))
+        lines.append(contentsOf: comparisons(report, sides: sides))
         lines.append("")
         if let reason = report.allocationFiguresUnavailable {
             lines.append("Allocation figures: unavailable (\(reason)).")
@@ -132,6 +133,40 @@ enum MarkdownReport {
                         "| \(result.workload) | \(side.title) | " + milliseconds(latency).joined(separator: " | ") + " |")
                 }
             }
+        }
+        return lines
+    }
+
+    /// The workloads compared with another (``WorkloadResult/comparedWith``:
+    /// Litestream's cost), and those skipped.
+    static func comparisons(_ report: BenchReport, sides: [Side]) -> [String] {
+        var lines: [String] = []
+        let compared = report.workloads.compactMap { result in
+            report.workloads.first { $0.workload == result.comparedWith }.map { (result, $0) }
+        }
+        if !compared.isEmpty {
+            lines.append("")
+            lines.append(
+                "Litestream's cost: the same job on a WAL file of its own, without and with `litestream replicate` "
+                    + "beside it (monitor and sync every 100 ms, a `file` replica); durations in seconds, median "
+                    + "(min–max), and the ratio of the medians.")
+            lines.append("")
+            lines.append("| Workload | Side | without | with | with/without |\n|---|---|---:|---:|---:|")
+            for (result, baseline) in compared {
+                for side in sides {
+                    guard let with = result[side]?.time, let without = baseline[side]?.time else { continue }
+                    let figures = [without, with].map {
+                        "\(seconds($0.median)) (\(seconds($0.min))–\(seconds($0.max)))"
+                    }
+                    lines.append(
+                        "| \(result.workload) | \(side.title) | " + figures.joined(separator: " | ")
+                            + " | \(ratio(with.median / without.median)) |")
+                }
+            }
+        }
+        for skipped in report.skippedWorkloads ?? [] {
+            lines.append("")
+            lines.append("\(skipped.workload): skipped: \(skipped.reason).")
         }
         return lines
     }

@@ -11,6 +11,15 @@ struct BenchReport: Codable {
     /// Why allocation figures are missing, if they are.
     var allocationFiguresUnavailable: String?
     var workloads: [WorkloadResult]
+    /// The selected workloads that could not run, and why.
+    var skippedWorkloads: [SkippedWorkload]?
+}
+
+/// A selected workload that could not run (a Litestream workload without
+/// Litestream).
+struct SkippedWorkload: Codable {
+    var workload: String
+    var reason: String
 }
 
 /// One workload on every side.
@@ -27,6 +36,9 @@ struct WorkloadResult: Codable {
     var liteAllocationTarget: AllocationTarget?
     /// The latency group of the workload, if it is one: see ``LatencyGroup``.
     var latencyGroup: LatencyGroup?
+    /// The workload this one's median durations are divided by in the
+    /// report (``Workload/comparedWith``).
+    var comparedWith: String?
 
     init(workload: Workload, rowCount: Int, sides: [SideResult]) {
         self.workload = workload.name
@@ -35,6 +47,7 @@ struct WorkloadResult: Codable {
         self.sides = sides
         self.ratios = Ratio.all(of: sides) { $0.time?.median }
         self.latencyGroup = workload.latencyGroup
+        self.comparedWith = workload.comparedWith
         self.liteAllocationTarget = workload.allocationRule.flatMap { rule in
             AllocationTarget(rule: rule, raw: sides[.raw]?.allocations, lite: sides[.lite]?.allocations)
         }

@@ -36,6 +36,12 @@ struct Workload: Sendable {
     /// (a pool's accesses): `bench instructions` counts it by difference of
     /// whole processes, as it counts ``Side/runsOnOtherThreads``.
     var runsOnOtherThreads = false
+    /// True for the workloads that run Litestream beside the job: selected
+    /// only with `--litestream`, and skipped when it isn't installed.
+    var needsLitestream = false
+    /// The workload whose median duration the report divides this one's by
+    /// (`litestream-on-insert` by `litestream-off-insert`).
+    var comparedWith: String?
 
     /// Every workload, in report order: add new ones here.
     static let all: [Workload] = [
@@ -50,6 +56,7 @@ struct Workload: Sendable {
         observeLatencyQueue1, observeLatencyQueue10, observeLatencyQueue100,
         observeLatencyValues1, observeLatencyValues10, observeLatencyValues100,
         dump,
+        litestreamOffInsert, litestreamOnInsert, litestreamOffServerMix, litestreamOnServerMix,
     ]
 
     static func named(_ name: String) -> Workload? {
@@ -148,6 +155,9 @@ struct SideJob {
     var runsOnOtherThreads = false
     /// Releases what the job holds (connections), after its last run.
     var close: (() throws -> Void)?
+    /// Before each run, after the workload's ``Workload/prepare``, outside
+    /// the timed part (the Litestream workloads wait for their sidecar).
+    var prepare: (() throws -> Void)?
     /// The latencies of the last run, in seconds (latency workloads).
     var latencies: (() -> [Double])?
 }
