@@ -120,17 +120,23 @@ struct Run: ParsableCommand {
 
         var results: [WorkloadResult] = []
         var skipped: [SkippedWorkload] = []
-        for workload in selection.selectedWorkloads {
+        let selected = selection.selectedWorkloads
+        for workload in selected {
             if workload.needsLitestream, let reason = LitestreamSidecar.unavailableReason {
                 progress("\(workload.name): skipped: \(reason)")
                 skipped.append(SkippedWorkload(workload: workload.name, reason: reason))
                 continue
             }
-            progress("\(workload.name)...")
-            let runner = WorkloadRunner(
-                workload: workload, fixture: fixture, plan: plan, sides: sides,
-                measuresAllocations: allocationsUnavailable == nil)
-            results.append(try runner.run(log: progress))
+            // A workload compared with another runs interleaved with it.
+            if let baseline = workload.comparedWith, selected.contains(where: { $0.name == baseline }) { continue }
+            let group = [workload] + selected.filter { $0.comparedWith == workload.name }
+            progress(group.map(\.name).joined(separator: " and ") + (group.count > 1 ? ", interleaved..." : "..."))
+            let runners = group.map { workload in
+                WorkloadRunner(
+                    workload: workload, fixture: fixture, plan: plan, sides: sides,
+                    measuresAllocations: allocationsUnavailable == nil)
+            }
+            results.append(contentsOf: try WorkloadRunner.interleaved(runners, log: progress))
         }
 
         let report = BenchReport(

@@ -20,33 +20,63 @@ struct WorkloadRunner {
     /// timed runs, interleaved (raw, lite, grdb, vapor, raw, …) so that
     /// machine drift hits all sides alike.
     func run(log: (String) -> Void) throws -> WorkloadResult {
-        let available = try jobs()
-        defer { close(available) }
+        try Self.interleaved([self], log: log)[0]
+    }
+
+    /// Runs workloads run by run, interleaved as the sides of one are (the
+    /// jobs of `a`, then of `b`, then of `a`...): a workload and the one
+    /// it is compared with (``Workload/comparedWith``). Their jobs are all
+    /// open at once.
+    static func interleaved(_ runners: [WorkloadRunner], log: (String) -> Void) throws -> [WorkloadResult] {
+        var available: [[(side: Side, job: SideJob)]] = []
+        defer {
+            for (runner, jobs) in zip(runners, available) { runner.close(jobs) }
+        }
+        for runner in runners {
+            available.append(try runner.jobs())
+        }
+        let plan = runners[0].plan
 
         for _ in 0..<plan.warmups {
-            for (side, job) in available {
-                _ = try checkedRun(job, side: side)
-            }
-        }
-
-        var allocations: [Side: AllocationFigures] = [:]
-        if measuresAllocations {
-            for (side, job) in available {
-                allocations[side] = try measureAllocations(job, side: side)
-            }
-        }
-
-        var seconds: [Side: [Double]] = [:]
-        var latencies: [Side: [Double]] = [:]
-        for _ in 0..<plan.iterations {
-            for (side, job) in available {
-                seconds[side, default: []].append(try checkedRun(job, side: side))
-                if let runLatencies = job.latencies {
-                    latencies[side, default: []].append(contentsOf: runLatencies())
+            for (runner, jobs) in zip(runners, available) {
+                for (side, job) in jobs {
+                    _ = try runner.checkedRun(job, side: side)
                 }
             }
         }
 
+        var allocations = [[Side: AllocationFigures]](repeating: [:], count: runners.count)
+        for (index, (runner, jobs)) in zip(runners, available).enumerated() where runner.measuresAllocations {
+            for (side, job) in jobs {
+                allocations[index][side] = try runner.measureAllocations(job, side: side)
+            }
+        }
+
+        var seconds = [[Side: [Double]]](repeating: [:], count: runners.count)
+        var latencies = [[Side: [Double]]](repeating: [:], count: runners.count)
+        for _ in 0..<plan.iterations {
+            for (index, (runner, jobs)) in zip(runners, available).enumerated() {
+                for (side, job) in jobs {
+                    seconds[index][side, default: []].append(try runner.checkedRun(job, side: side))
+                    if let runLatencies = job.latencies {
+                        latencies[index][side, default: []].append(contentsOf: runLatencies())
+                    }
+                }
+            }
+        }
+
+        return zip(runners, available).enumerated().map { index, element in
+            element.0.result(
+                jobs: element.1, seconds: seconds[index], allocations: allocations[index],
+                latencies: latencies[index], log: log)
+        }
+    }
+
+    /// The figures of the runs, logged.
+    private func result(
+        jobs available: [(side: Side, job: SideJob)], seconds: [Side: [Double]],
+        allocations: [Side: AllocationFigures], latencies: [Side: [Double]], log: (String) -> Void) -> WorkloadResult
+    {
         let result = WorkloadResult(
             workload: workload,
             rowCount: rowCount,

@@ -8,7 +8,9 @@
 /// Litestream starts once the file exists, and its initial snapshot is
 /// waited for; before each run (outside the timed part) the job waits
 /// until the replica holds what the previous run wrote, so that each run
-/// starts with nothing left to ship. Not counted by `bench instructions`
+/// starts with nothing left to ship. Each pair runs interleaved, run by
+/// run (both jobs open: the `on` job's Litestream idles, with nothing to
+/// ship, during the `off` runs). Not counted by `bench instructions`
 /// (another process works beside the job); run only with `--litestream`,
 /// and skipped, with the reason, when Litestream isn't installed.
 extension Workload {
