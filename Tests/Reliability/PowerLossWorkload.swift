@@ -117,7 +117,9 @@ struct PowerLossWorkload: Sendable {
 
         static func rows(_ db: Database, table: String) throws -> [Int: Data] {
             var rows: [Int: Data] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT id, payload FROM \(table)") { rows[row["id"]] = row["payload"] }
+            for row in try Row.fetchAll(db, sql: "SELECT id, payload FROM \(table)") {
+                rows[row["id"]] = row["payload"]
+            }
             return rows
         }
 

@@ -239,8 +239,8 @@ extension PowerLossTests {
     /// issue per failure unless `expectFailures`.
     static func cutWorkloads(
         mode: WorkloadMode, disk: GRDBLitePowerLossDisk, weakening: Weakening = .none,
-        placement: CutPlacement = .syncs, pageSize: Int? = nil, workloadCount: Int, cutsPerWorkload: Int, random: inout SeededGenerator, seed: UInt64,
-        expectFailures: Bool = false
+        placement: CutPlacement = .syncs, pageSize: Int? = nil, workloadCount: Int, cutsPerWorkload: Int,
+        random: inout SeededGenerator, seed: UInt64, expectFailures: Bool = false
     ) throws -> WorkloadTotals {
         #expect(grdblite_powerloss_vfs_register() == SQLITE_OK)
         let directory = try TemporaryDirectory()
@@ -257,18 +257,25 @@ extension PowerLossTests {
                 in: directory.url.appendingPathComponent("dry-\(workloadIndex)"), cut: .none, seed: 0)
             #expect(dry.unexpectedError == nil, "\(String(describing: dry.unexpectedError))")
             #expect(dry.acknowledged == snapshots.count - 1 && !dry.didCut)
+            if weakening == .none {
+                #expect(
+                    dry.syncCount >= snapshots.count - 1,
+                    "\(dry.syncCount) syncs for \(snapshots.count - 1) commits: a commit that syncs nothing can't be durable")
+            }
             let atWrites = placement == .writes
             let points = atWrites ? dry.writeCount : dry.syncCount
-            try #require(points > 0)
+            try #require(points > 0, "the workload never \(atWrites ? "wrote" : "synced")")
             for cutIndex in 0..<cutsPerWorkload {
                 // A point past the last sync: after the workload.
                 let point = placement == .end ? points + 1 : Int.random(in: 1...(points + 1), using: &random)
                 let imageSeed = UInt32(truncatingIfNeeded: random.next())
                 let cut: Cut = point > points ? .atEnd : atWrites ? .atWrite(point) : .atSync(point)
+                let unit = atWrites ? "write" : "sync"
+                let place = point > points
+                    ? "after the workload (\(points) \(unit)s)" : "at \(unit) \(point) of \(points)"
                 let context = """
                     \(mode), \(disk.sectorSize)-byte sectors, page \(workload.pageSize), workload seed \
-                    \(workloadSeed), cut at \(atWrites ? "write" : "sync") \(point) of \(points) (past: after \
-                    the workload), image seed \(imageSeed) (GRDBLITE_SEED=\(seed))
+                    \(workloadSeed), cut \(place), image seed \(imageSeed) (GRDBLITE_SEED=\(seed))
                     """
                 let runDirectory = directory.url.appendingPathComponent("run-\(workloadIndex)-\(cutIndex)")
                 defer { try? FileManager.default.removeItem(at: runDirectory) }
