@@ -5,7 +5,8 @@ import TestSupport
 /// A random workload for the power-loss tests, drawn from a seed:
 /// transactions of inserts, updates and deletes of rows of 50 to 5,000
 /// bytes, with savepoints released or rolled back, migrations, checkpoints
-/// (WAL) and reads. Every step that commits (a transaction, a migration)
+/// (WAL) and reads (on a pool, through its readers, and a snapshot held
+/// across the next steps). Every step that commits (a transaction, a migration)
 /// also adds one to `meta.commits`, so that the state of the database
 /// names the commit it should be: a torn transaction matches no state of
 /// the model.
@@ -180,9 +181,14 @@ struct PowerLossWorkload: Sendable {
 
     /// Runs the workload on `database`. `acknowledge` is called after each
     /// commit returned, with the number of commits so far; reads compare
-    /// what they see with `snapshots`, and throw on a difference.
+    /// what they see with `snapshots`, and throw on a difference. On a
+    /// pool, every other read step also takes a `DatabaseSnapshot`, which
+    /// pins its commit in the WAL until the next read step checks it
+    /// (checkpoints are passive meanwhile: the others wait for readers).
     func run(on database: any DatabaseWriter, snapshots: [State], acknowledge: (Int) -> Void) throws {
         var commits = 0
+        var held: (snapshot: DatabaseSnapshot, commits: Int)?
+        defer { try? held?.snapshot.close() }
         for step in steps {
             switch step {
             case .transaction(let operations):
@@ -193,12 +199,23 @@ struct PowerLossWorkload: Sendable {
             case .migration(let index):
                 try Self.migrator.migrate(database, upTo: Self.migrationIdentifier(index))
             case .checkpoint(let mode):
-                _ = try database.writeWithoutTransaction { db in try db.checkpoint(mode) }
+                _ = try database.writeWithoutTransaction { db in try db.checkpoint(held == nil ? mode : .passive) }
                 continue
             case .read:
                 let state = try database.read { db in try State(db) }
                 if state != snapshots[commits] {
                     throw PowerLossTests.Violation(description: "a read saw commit \(state.commits), not \(commits)")
+                }
+                if let (snapshot, snapshotCommits) = held {
+                    let state = try snapshot.read { db in try State(db) }
+                    if state != snapshots[snapshotCommits] {
+                        throw PowerLossTests.Violation(
+                            description: "a snapshot of commit \(snapshotCommits) saw commit \(state.commits)")
+                    }
+                    try snapshot.close()
+                    held = nil
+                } else if let pool = database as? DatabasePool {
+                    held = (try pool.makeSnapshot(), commits)
                 }
                 continue
             }
