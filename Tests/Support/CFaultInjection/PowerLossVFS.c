@@ -185,7 +185,7 @@ static int model_error = 0;       // an allocation or the image failed: the run 
 static int fail_at_sync = 0;      // 0: no sync fails
 static int sync_failed = 0;       // the failing sync happened
 static int resurrected = 0;       // files of the image that the page cache had deleted or replaced
-static GRDBLitePowerLossDisk disk;
+static GRDBLitePowerLossDisk disk = { 512, 1, 0, 1, -1, -1 };   // default_disk() until configured
 static TrackedFile *tracked_files = NULL;
 static Inode *inodes = NULL;
 static DirectoryOperation *directory_log = NULL;
