@@ -75,7 +75,7 @@ static char *copy_string(const char *string) {
     return copy;
 }
 
-// MARK: Tracked files
+// MARK: Files and directories
 
 /// A write or a truncate that no xSync has made durable yet.
 typedef struct PendingOperation {
@@ -85,43 +85,59 @@ typedef struct PendingOperation {
     unsigned char *bytes;   // a write: a copy of its bytes
 } PendingOperation;
 
-/// What the model knows of one file, by path: several connections (a
-/// pool's writer and readers) open the same files, and an fsync makes
-/// durable what any of them wrote.
-typedef struct TrackedFile {
-    char *path;
-    /// Whether the file exists on the disk: it existed when it was first
-    /// opened, or it was synced since it was created (not since deleted).
-    int durableExists;
+/// The content of one file (an inode): what the disk holds as of its last
+/// xSync, and what was written since. A path may name several in turn (a
+/// journal deleted, then created again): the disk may still hold the old
+/// one after a power cut if the directory was not synced in between.
+typedef struct Inode {
     Buffer durable;
     PendingOperation *pending;
     size_t pendingCount;
     size_t pendingCapacity;
+    struct Inode *next;   // every inode of the run, to free them
+} Inode;
+
+/// What the model knows of one path: several connections (a pool's writer
+/// and readers) open the same files, and an fsync makes durable what any
+/// of them wrote.
+typedef struct TrackedFile {
+    char *path;
+    /// The file the page cache holds at the path; NULL when deleted.
+    Inode *current;
+    /// The file the directory holds at the path on the disk, as of the
+    /// directory's last sync; NULL when absent there.
+    Inode *onDisk;
     struct TrackedFile *next;
 } TrackedFile;
 
-static void tracked_clear_pending(TrackedFile *file) {
-    for (size_t index = 0; index < file->pendingCount; index++) free(file->pending[index].bytes);
-    file->pendingCount = 0;
+/// A change of a directory that no directory sync has made durable yet:
+/// `file` was created as `inode`, or deleted (`inode` NULL).
+typedef struct DirectoryOperation {
+    TrackedFile *file;
+    Inode *inode;
+} DirectoryOperation;
+
+static void inode_clear_pending(Inode *inode) {
+    for (size_t index = 0; index < inode->pendingCount; index++) free(inode->pending[index].bytes);
+    inode->pendingCount = 0;
 }
 
-static void tracked_free(TrackedFile *file) {
-    tracked_clear_pending(file);
-    free(file->pending);
-    buffer_free(&file->durable);
-    free(file->path);
-    free(file);
+static void inode_free(Inode *inode) {
+    inode_clear_pending(inode);
+    free(inode->pending);
+    buffer_free(&inode->durable);
+    free(inode);
 }
 
 /// Appends a pending operation (`bytes` is copied). Returns 0 when out of
 /// memory.
-static int tracked_append(TrackedFile *file, int isTruncate, sqlite3_int64 offset, const void *bytes, size_t amount) {
-    if (file->pendingCount == file->pendingCapacity) {
-        size_t capacity = file->pendingCapacity ? file->pendingCapacity * 2 : 16;
-        PendingOperation *pending = realloc(file->pending, capacity * sizeof(PendingOperation));
+static int inode_append(Inode *inode, int isTruncate, sqlite3_int64 offset, const void *bytes, size_t amount) {
+    if (inode->pendingCount == inode->pendingCapacity) {
+        size_t capacity = inode->pendingCapacity ? inode->pendingCapacity * 2 : 16;
+        PendingOperation *pending = realloc(inode->pending, capacity * sizeof(PendingOperation));
         if (!pending) return 0;
-        file->pending = pending;
-        file->pendingCapacity = capacity;
+        inode->pending = pending;
+        inode->pendingCapacity = capacity;
     }
     PendingOperation operation = { isTruncate, offset, amount, NULL };
     if (!isTruncate && amount > 0) {
@@ -129,22 +145,21 @@ static int tracked_append(TrackedFile *file, int isTruncate, sqlite3_int64 offse
         if (!operation.bytes) return 0;
         memcpy(operation.bytes, bytes, amount);
     }
-    file->pending[file->pendingCount++] = operation;
+    inode->pending[inode->pendingCount++] = operation;
     return 1;
 }
 
 /// Applies the pending operations to the durable content, as a completed
 /// xSync does. Returns 0 when out of memory.
-static int tracked_sync(TrackedFile *file) {
-    for (size_t index = 0; index < file->pendingCount; index++) {
-        const PendingOperation *operation = &file->pending[index];
+static int inode_sync(Inode *inode) {
+    for (size_t index = 0; index < inode->pendingCount; index++) {
+        const PendingOperation *operation = &inode->pending[index];
         int ok = operation->isTruncate
-            ? buffer_resize(&file->durable, (size_t)operation->offset)
-            : buffer_write(&file->durable, (size_t)operation->offset, operation->bytes, operation->amount);
+            ? buffer_resize(&inode->durable, (size_t)operation->offset)
+            : buffer_write(&inode->durable, (size_t)operation->offset, operation->bytes, operation->amount);
         if (!ok) return 0;
     }
-    tracked_clear_pending(file);
-    file->durableExists = 1;
+    inode_clear_pending(inode);
     return 1;
 }
 
@@ -156,18 +171,42 @@ static int tracked_sync(TrackedFile *file) {
 // is read and written with `state_lock` held.
 static pthread_mutex_t state_lock = PTHREAD_MUTEX_INITIALIZER;
 static int active = 0;            // arm was called since the last disarm: track and count
+static unsigned generation = 1;   // bumped by each arm and disarm: inodes of older runs are gone
 static int cut_at_sync = 0;       // 0: no cut at a sync
 static int cut_at_write = 0;      // 0: no cut at a write
 static unsigned int cut_seed = 0;
 static char *image_directory = NULL;
 static int sync_count = 0;
 static int write_count = 0;
+static int directory_sync_count = 0;
 static int dead = 0;              // the cut happened: every I/O fails
 static int cut_done = 0;          // the image was written
 static int model_error = 0;       // an allocation or the image failed: the run proves nothing
 static int fail_at_sync = 0;      // 0: no sync fails
 static int sync_failed = 0;       // the failing sync happened
+static int resurrected = 0;       // files of the image that the page cache had deleted or replaced
+static GRDBLitePowerLossDisk disk = { 512, 1, 0, 1, -1, -1 };   // default_disk() until configured
 static TrackedFile *tracked_files = NULL;
+static Inode *inodes = NULL;
+static DirectoryOperation *directory_log = NULL;
+static size_t directory_log_count = 0;
+static size_t directory_log_capacity = 0;
+
+/// The disk of the runs that don't configure one: 512-byte sectors,
+/// powersafe overwrite, every directory change durable at once.
+static GRDBLitePowerLossDisk default_disk(void) {
+    GRDBLitePowerLossDisk value = { 512, 1, 0, 1, -1, -1 };
+    return value;
+}
+
+/// A new empty inode, or NULL when out of memory. Requires `state_lock`.
+static Inode *inode_new(void) {
+    Inode *inode = calloc(1, sizeof(Inode));
+    if (!inode) return NULL;
+    inode->next = inodes;
+    inodes = inode;
+    return inode;
+}
 
 /// The tracked file of `path`, or NULL. Requires `state_lock`.
 static TrackedFile *tracked_find(const char *path) {
@@ -177,8 +216,8 @@ static TrackedFile *tracked_find(const char *path) {
     return NULL;
 }
 
-/// A new tracked file, empty and absent, or NULL when out of memory.
-/// Requires `state_lock`.
+/// A new tracked file, absent from the disk and the page cache, or NULL
+/// when out of memory. Requires `state_lock`.
 static TrackedFile *tracked_add(const char *path) {
     TrackedFile *file = calloc(1, sizeof(TrackedFile));
     if (!file) return NULL;
@@ -195,13 +234,75 @@ static TrackedFile *tracked_add(const char *path) {
     return file;
 }
 
-/// Forgets every tracked file. Requires `state_lock`.
+/// Forgets every tracked file, inode and directory change. Requires
+/// `state_lock`.
 static void tracked_remove_all(void) {
     while (tracked_files) {
         TrackedFile *next = tracked_files->next;
-        tracked_free(tracked_files);
+        free(tracked_files->path);
+        free(tracked_files);
         tracked_files = next;
     }
+    while (inodes) {
+        Inode *next = inodes->next;
+        inode_free(inodes);
+        inodes = next;
+    }
+    free(directory_log);
+    directory_log = NULL;
+    directory_log_count = 0;
+    directory_log_capacity = 0;
+    generation++;
+}
+
+/// Whether `path` is in the directory `directory` names (the length of
+/// `directory` is that of its path, without the final slash).
+static int is_in_directory(const char *path, const char *directory, size_t length) {
+    const char *slash = strrchr(path, '/');
+    size_t pathLength = slash ? (size_t)(slash - path) : 0;
+    return pathLength == length && strncmp(path, directory, length) == 0;
+}
+
+/// Syncs the directory of `path`: its pending changes reach the disk.
+/// Requires `state_lock`.
+static void directory_sync(const char *path) {
+    const char *slash = strrchr(path, '/');
+    size_t length = slash ? (size_t)(slash - path) : 0;
+    size_t kept = 0;
+    for (size_t index = 0; index < directory_log_count; index++) {
+        DirectoryOperation operation = directory_log[index];
+        if (is_in_directory(operation.file->path, path, length)) {
+            operation.file->onDisk = operation.inode;
+        } else {
+            directory_log[kept++] = operation;
+        }
+    }
+    directory_log_count = kept;
+    directory_sync_count++;
+}
+
+/// Records a change of the directory of `file`; durable at once when the
+/// disk does not model directories. Requires `state_lock`.
+static void directory_change(TrackedFile *file, Inode *inode) {
+    file->current = inode;
+    if (!disk.directories) {
+        // A delete is durable at once; a creation, with the file's first
+        // sync (see p_sync).
+        if (!inode) file->onDisk = NULL;
+        return;
+    }
+    if (directory_log_count == directory_log_capacity) {
+        size_t capacity = directory_log_capacity ? directory_log_capacity * 2 : 16;
+        DirectoryOperation *log = realloc(directory_log, capacity * sizeof(DirectoryOperation));
+        if (!log) {
+            model_error = 1;
+            return;
+        }
+        directory_log = log;
+        directory_log_capacity = capacity;
+    }
+    DirectoryOperation operation = { file, inode };
+    directory_log[directory_log_count++] = operation;
 }
 
 // MARK: The power cut
@@ -217,7 +318,6 @@ static uint32_t next_random(uint32_t *state) {
     return x;
 }
 
-enum { SECTOR_SIZE = 512 };
 enum { KEEP = 0, DROP = 1, GARBAGE = 2 };
 
 /// The fate of a sector or a truncate, drawn with the run's weights.
@@ -236,35 +336,41 @@ static int is_shared_memory_file(const char *path) {
     return length >= 4 && strcmp(path + length - 4, "-shm") == 0;
 }
 
-/// Computes the disk image of `file` after a power cut into `image`.
+/// Computes the disk image of `inode` after a power cut into `image`.
 /// Returns 0 when out of memory.
-static int image_of(const TrackedFile *file, uint32_t *random, const unsigned weights[3], Buffer *image) {
-    if (!buffer_copy(image, &file->durable)) return 0;
-    for (size_t index = 0; index < file->pendingCount; index++) {
-        const PendingOperation *operation = &file->pending[index];
+static int image_of(const Inode *inode, uint32_t *random, const unsigned weights[3], Buffer *image) {
+    if (!buffer_copy(image, &inode->durable)) return 0;
+    size_t sectorSize = (size_t)disk.sectorSize;
+    for (size_t index = 0; index < inode->pendingCount; index++) {
+        const PendingOperation *operation = &inode->pending[index];
         if (operation->isTruncate) {
             // A truncate is metadata: it reached the disk or not (a torn
             // truncate is not modelled).
             if (draw_fate(random, weights) != DROP && !buffer_resize(image, (size_t)operation->offset)) return 0;
             continue;
         }
-        // Each 512-byte sector the write touches reached the disk (KEEP),
-        // did not (DROP: the old content stays), or was torn (GARBAGE:
-        // the bytes the write covered in the sector are random). Bytes the
-        // write did not cover are never damaged: the default VFS reports
-        // SQLITE_IOCAP_POWERSAFE_OVERWRITE. The file grows up to the end
-        // of its last sector that reached the disk, torn or not.
+        // Each sector the write touches reached the disk (KEEP), did not
+        // (DROP: the old content stays), or was torn (GARBAGE: random
+        // bytes). With powersafe overwrite, a torn sector damages only the
+        // bytes the write covered; without, the whole sector (what the
+        // write did not cover too, up to the file's end). The file grows up
+        // to the end of its last sector that reached the disk, torn or not.
         size_t start = (size_t)operation->offset;
         size_t end = start + operation->amount;
-        size_t sector = start / SECTOR_SIZE * SECTOR_SIZE;
-        for (; sector < end; sector += SECTOR_SIZE) {
+        size_t sector = start / sectorSize * sectorSize;
+        for (; sector < end; sector += sectorSize) {
             size_t from = sector > start ? sector : start;
-            size_t to = sector + SECTOR_SIZE < end ? sector + SECTOR_SIZE : end;
+            size_t to = sector + sectorSize < end ? sector + sectorSize : end;
             int fate = draw_fate(random, weights);
             if (fate == DROP) continue;
             if (!buffer_write(image, from, operation->bytes + (from - start), to - from)) return 0;
             if (fate == GARBAGE) {
-                for (size_t byte = from; byte < to; byte++) image->bytes[byte] = (unsigned char)next_random(random);
+                size_t first = from, last = to;
+                if (!disk.powersafeOverwrite) {
+                    first = sector;
+                    last = sector + sectorSize < image->size ? sector + sectorSize : image->size;
+                }
+                for (size_t byte = first; byte < last; byte++) image->bytes[byte] = (unsigned char)next_random(random);
             }
         }
     }
@@ -303,11 +409,16 @@ static void power_cut(void) {
     for (int fate = 0; fate < 3; fate++) weights[fate] = next_random(&random) % 4;
     if (weights[KEEP] + weights[DROP] + weights[GARBAGE] == 0) weights[KEEP] = 1;
 
+    // The directory changes not synced reached the disk up to a random
+    // point: a journaling file system keeps their order.
+    size_t reached = directory_log_count ? next_random(&random) % (directory_log_count + 1) : 0;
+    for (size_t index = 0; index < reached; index++) directory_log[index].file->onDisk = directory_log[index].inode;
+
     Buffer image = { NULL, 0, 0 };
     for (TrackedFile *file = tracked_files; file; file = file->next) {
-        // A file that was never durable (created, never synced) is absent.
-        if (!file->durableExists || is_shared_memory_file(file->path)) continue;
-        if (!image_of(file, &random, weights, &image)
+        if (!file->onDisk || is_shared_memory_file(file->path)) continue;
+        if (file->onDisk != file->current) resurrected++;
+        if (!image_of(file->onDisk, &random, weights, &image)
             || !write_image_file(image_directory, base_name(file->path), &image)) {
             model_error = 1;
         }
@@ -324,6 +435,7 @@ void grdblite_powerloss_disarm(void) {
     dead = 0;
     cut_at_sync = 0;
     cut_at_write = 0;
+    disk = default_disk();
     free(image_directory);
     image_directory = NULL;
     tracked_remove_all();
@@ -349,6 +461,9 @@ static int arm(int atSync, int atWrite, unsigned int seed, const char *directory
     model_error = 0;
     fail_at_sync = 0;
     sync_failed = 0;
+    directory_sync_count = 0;
+    resurrected = 0;
+    disk = default_disk();
     active = 1;
     pthread_mutex_unlock(&state_lock);
     return SQLITE_OK;
@@ -376,6 +491,15 @@ void grdblite_powerloss_cut_now(void) {
     pthread_mutex_unlock(&state_lock);
 }
 
+int grdblite_powerloss_configure(GRDBLitePowerLossDisk value) {
+    int size = value.sectorSize;
+    if (size < 512 || size > 65536 || (size & (size - 1)) != 0) return SQLITE_MISUSE;
+    pthread_mutex_lock(&state_lock);
+    disk = value;
+    pthread_mutex_unlock(&state_lock);
+    return SQLITE_OK;
+}
+
 void grdblite_powerloss_fail_sync(int atSync) {
     pthread_mutex_lock(&state_lock);
     fail_at_sync = atSync;
@@ -387,6 +511,8 @@ int grdblite_powerloss_sync_count(void) { return read_locked(&sync_count); }
 int grdblite_powerloss_write_count(void) { return read_locked(&write_count); }
 int grdblite_powerloss_did_cut(void) { return read_locked(&cut_done); }
 int grdblite_powerloss_model_error(void) { return read_locked(&model_error); }
+int grdblite_powerloss_directory_sync_count(void) { return read_locked(&directory_sync_count); }
+int grdblite_powerloss_resurrected_count(void) { return read_locked(&resurrected); }
 
 // MARK: I/O methods
 
@@ -394,34 +520,45 @@ typedef struct PowerLossFile {
     sqlite3_file base;
     char *path;           // NULL for temporary files, which are not tracked
     sqlite3_file *real;   // follows this struct, in the same allocation
+    Inode *inode;         // the file it writes, valid while `inodeGeneration` is `generation`
+    unsigned inodeGeneration;
+    /// Its next sync syncs its directory too: the unix VFS does so for a
+    /// journal or a WAL opened with SQLITE_OPEN_CREATE.
+    int syncDirectory;
 } PowerLossFile;
 
 static sqlite3_vfs *real_vfs(sqlite3_vfs *vfs) { return (sqlite3_vfs *)vfs->pAppData; }
 #define FILE_OF(file) ((PowerLossFile *)(file))
 #define REAL(file) (FILE_OF(file)->real)
 
-/// The tracked file of an open file, added when the file was opened before
-/// `arm` (its current content then counts as durable). NULL for
-/// temporary files, when disarmed, or when out of memory (then
-/// `model_error` is set). Requires `state_lock`.
-static TrackedFile *tracked_for(sqlite3_file *file) {
-    const char *path = FILE_OF(file)->path;
-    if (!active || !path) return NULL;
-    TrackedFile *tracked = tracked_find(path);
-    if (tracked) return tracked;
-    tracked = tracked_add(path);
-    if (!tracked) {
+/// The inode an open file writes; for a file opened before `arm`, or
+/// created by another process, it is tracked now and its current content
+/// counts as durable. NULL for temporary files, when disarmed, or when out
+/// of memory (then `model_error` is set). Requires `state_lock`.
+static Inode *inode_for(sqlite3_file *file) {
+    PowerLossFile *wrapper = FILE_OF(file);
+    if (!active || !wrapper->path) return NULL;
+    if (wrapper->inode && wrapper->inodeGeneration == generation) return wrapper->inode;
+    TrackedFile *tracked = tracked_find(wrapper->path);
+    if (!tracked) tracked = tracked_add(wrapper->path);
+    if (tracked && !tracked->current) {
+        Inode *inode = inode_new();
+        sqlite3_int64 size = 0;
+        if (!inode || REAL(file)->pMethods->xFileSize(REAL(file), &size) != SQLITE_OK || size < 0 || size > INT_MAX
+            || !buffer_resize(&inode->durable, (size_t)size)
+            || (size > 0 && REAL(file)->pMethods->xRead(REAL(file), inode->durable.bytes, (int)size, 0) != SQLITE_OK)) {
+            model_error = 1;
+        }
+        tracked->current = inode;
+        tracked->onDisk = inode;
+    }
+    if (!tracked || !tracked->current) {
         model_error = 1;
         return NULL;
     }
-    sqlite3_int64 size = 0;
-    if (REAL(file)->pMethods->xFileSize(REAL(file), &size) != SQLITE_OK || size < 0 || size > INT_MAX
-        || !buffer_resize(&tracked->durable, (size_t)size)
-        || (size > 0 && REAL(file)->pMethods->xRead(REAL(file), tracked->durable.bytes, (int)size, 0) != SQLITE_OK)) {
-        model_error = 1;
-    }
-    tracked->durableExists = 1;
-    return tracked;
+    wrapper->inode = tracked->current;
+    wrapper->inodeGeneration = generation;
+    return wrapper->inode;
 }
 
 static int p_close(sqlite3_file *file) {
@@ -443,9 +580,9 @@ static int p_write(sqlite3_file *file, const void *buffer, int amount, sqlite3_i
         if (cut_at_write && write_count == cut_at_write) {
             power_cut();   // the write does not happen
         } else {
-            TrackedFile *tracked = tracked_for(file);
+            Inode *inode = inode_for(file);
             code = REAL(file)->pMethods->xWrite(REAL(file), buffer, amount, offset);
-            if (code == SQLITE_OK && tracked && !tracked_append(tracked, 0, offset, buffer, (size_t)amount)) {
+            if (code == SQLITE_OK && inode && !inode_append(inode, 0, offset, buffer, (size_t)amount)) {
                 model_error = 1;
             }
         }
@@ -457,9 +594,9 @@ static int p_truncate(sqlite3_file *file, sqlite3_int64 size) {
     pthread_mutex_lock(&state_lock);
     int code = SQLITE_IOERR_TRUNCATE;
     if (!dead) {
-        TrackedFile *tracked = tracked_for(file);
+        Inode *inode = inode_for(file);
         code = REAL(file)->pMethods->xTruncate(REAL(file), size);
-        if (code == SQLITE_OK && tracked && !tracked_append(tracked, 1, size, NULL, 0)) model_error = 1;
+        if (code == SQLITE_OK && inode && !inode_append(inode, 1, size, NULL, 0)) model_error = 1;
     }
     pthread_mutex_unlock(&state_lock);
     return code;
@@ -475,14 +612,23 @@ static int p_sync(sqlite3_file *file, int flags) {
             // Linux after an fsync error: the dirty pages are marked clean
             // without reaching the disk. The page cache (the real file)
             // keeps them, the disk never gets them, later syncs succeed.
-            TrackedFile *tracked = tracked_for(file);
-            if (tracked) tracked_clear_pending(tracked);
+            Inode *inode = inode_for(file);
+            if (inode) inode_clear_pending(inode);
             sync_failed = 1;
         } else if (active) {
             // The model, not the real disk, decides what is durable: a
             // real fsync would only slow the runs down.
-            TrackedFile *tracked = tracked_for(file);
-            if (tracked && !tracked_sync(tracked)) model_error = 1;
+            Inode *inode = inode_for(file);
+            if (inode && !inode_sync(inode)) model_error = 1;
+            TrackedFile *tracked = tracked_find(FILE_OF(file)->path);
+            if (!disk.directories) {
+                // Without a model of directories, a new file reaches the
+                // disk with its first sync.
+                if (tracked && inode && tracked->current == inode) tracked->onDisk = inode;
+            } else if (FILE_OF(file)->syncDirectory && disk.directorySyncs) {
+                directory_sync(FILE_OF(file)->path);
+            }
+            FILE_OF(file)->syncDirectory = 0;
             code = SQLITE_OK;
         } else {
             code = REAL(file)->pMethods->xSync(REAL(file), flags);
@@ -507,14 +653,61 @@ static int p_check_reserved_lock(sqlite3_file *file, int *result) {
     if (read_locked(&dead)) return SQLITE_IOERR_CHECKRESERVEDLOCK;
     return REAL(file)->pMethods->xCheckReservedLock(REAL(file), result);
 }
+/// Reads the configured disk with the lock held.
+static GRDBLitePowerLossDisk configured_disk(void) {
+    pthread_mutex_lock(&state_lock);
+    GRDBLitePowerLossDisk value = disk;
+    pthread_mutex_unlock(&state_lock);
+    return value;
+}
 static int p_file_control(sqlite3_file *file, int op, void *arg) {
+    if (op == SQLITE_FCNTL_SIZE_HINT) {
+        // The unix VFS may grow the file to the hinted size (with a chunk
+        // size): a change of the file the disk may not hold, as a truncate.
+        pthread_mutex_lock(&state_lock);
+        int code = SQLITE_IOERR_TRUNCATE;
+        if (!dead) {
+            Inode *inode = inode_for(file);
+            sqlite3_int64 before = 0, after = 0;
+            if (REAL(file)->pMethods->xFileSize(REAL(file), &before) != SQLITE_OK) before = -1;
+            code = REAL(file)->pMethods->xFileControl(REAL(file), op, arg);
+            if (inode && before >= 0 && REAL(file)->pMethods->xFileSize(REAL(file), &after) == SQLITE_OK
+                && after > before && !inode_append(inode, 1, after, NULL, 0)) {
+                model_error = 1;
+            }
+        }
+        pthread_mutex_unlock(&state_lock);
+        return code;
+    }
+    if (op == SQLITE_FCNTL_POWERSAFE_OVERWRITE) {
+        // The answer must agree with xDeviceCharacteristics.
+        pthread_mutex_lock(&state_lock);
+        int code = SQLITE_NOTFOUND;
+        if (disk.reportedCharacteristics >= 0) {
+            int *value = arg;
+            if (*value < 0) {
+                *value = (disk.reportedCharacteristics & SQLITE_IOCAP_POWERSAFE_OVERWRITE) != 0;
+            } else if (*value) {
+                disk.reportedCharacteristics |= SQLITE_IOCAP_POWERSAFE_OVERWRITE;
+            } else {
+                disk.reportedCharacteristics &= ~SQLITE_IOCAP_POWERSAFE_OVERWRITE;
+            }
+            code = SQLITE_OK;
+        }
+        pthread_mutex_unlock(&state_lock);
+        if (code == SQLITE_OK) return code;
+    }
+    // The others (SQLITE_FCNTL_SYNC, the hint before a commit's sync, which
+    // the unix VFS ignores; locks, WAL persistence...) change no data.
     return REAL(file)->pMethods->xFileControl(REAL(file), op, arg);
 }
 static int p_sector_size(sqlite3_file *file) {
-    return REAL(file)->pMethods->xSectorSize(REAL(file));
+    int reported = configured_disk().reportedSectorSize;
+    return reported > 0 ? reported : REAL(file)->pMethods->xSectorSize(REAL(file));
 }
 static int p_device_characteristics(sqlite3_file *file) {
-    return REAL(file)->pMethods->xDeviceCharacteristics(REAL(file));
+    int reported = configured_disk().reportedCharacteristics;
+    return reported >= 0 ? reported : REAL(file)->pMethods->xDeviceCharacteristics(REAL(file));
 }
 static int p_shm_map(sqlite3_file *file, int page, int size, int extend, void volatile **pointer) {
     if (read_locked(&dead)) return SQLITE_IOERR_SHMMAP;
@@ -555,6 +748,10 @@ static int v_open(sqlite3_vfs *vfs, const char *name, sqlite3_file *file, int fl
     wrapper->real = (sqlite3_file *)&wrapper[1];
     wrapper->real->pMethods = NULL;
     wrapper->path = NULL;
+    wrapper->inode = NULL;
+    wrapper->inodeGeneration = 0;
+    wrapper->syncDirectory = (flags & SQLITE_OPEN_CREATE)
+        && (flags & (SQLITE_OPEN_MAIN_JOURNAL | SQLITE_OPEN_SUPER_JOURNAL | SQLITE_OPEN_WAL));
     file->pMethods = NULL;
     if (name) {
         wrapper->path = copy_string(name);
@@ -563,23 +760,26 @@ static int v_open(sqlite3_vfs *vfs, const char *name, sqlite3_file *file, int fl
     pthread_mutex_lock(&state_lock);
     int code = SQLITE_CANTOPEN;
     if (!dead) {
-        // A file created by this open is absent from the disk until its
-        // first sync; one that existed counts as durable as it is.
-        int existed = 0;
-        int tracked = active && name && tracked_find(name);
-        if (active && name && !tracked
+        // A file created by this open is a change of its directory; one
+        // that existed counts as durable as it is.
+        TrackedFile *tracked = active && name ? tracked_find(name) : NULL;
+        int existed = 1;
+        if (active && name && !(tracked && tracked->current)
             && real_vfs(vfs)->xAccess(real_vfs(vfs), name, SQLITE_ACCESS_EXISTS, &existed) != SQLITE_OK) {
-            existed = 0;
+            existed = 1;
         }
         code = real_vfs(vfs)->xOpen(real_vfs(vfs), name, wrapper->real, flags, outFlags);
         if (wrapper->real->pMethods) file->pMethods = &powerloss_io_methods;
-        if (code == SQLITE_OK && active && name && !tracked) {
-            TrackedFile *added = tracked_for(file);
-            if (added && !existed) {
-                added->durableExists = 0;
-                buffer_free(&added->durable);
+        if (code == SQLITE_OK && active && name && !existed) {
+            if (!tracked) tracked = tracked_add(name);
+            Inode *inode = inode_new();
+            if (tracked && inode) {
+                directory_change(tracked, inode);
+            } else {
+                model_error = 1;
             }
         }
+        if (code == SQLITE_OK && active && name) inode_for(file);
     }
     pthread_mutex_unlock(&state_lock);
     if (!file->pMethods) {
@@ -593,18 +793,10 @@ static int v_delete(sqlite3_vfs *vfs, const char *name, int syncDirectory) {
     int code = SQLITE_IOERR_DELETE;
     if (!dead) {
         code = real_vfs(vfs)->xDelete(real_vfs(vfs), name, syncDirectory);
-        if (active) {
-            // A delete is durable at once (a simplification: see the header).
-            TrackedFile *tracked = tracked_find(name);
-            if (!tracked) {
-                tracked = tracked_add(name);
-                if (!tracked) model_error = 1;
-            }
-            if (tracked) {
-                tracked_clear_pending(tracked);
-                buffer_free(&tracked->durable);
-                tracked->durableExists = 0;
-            }
+        TrackedFile *tracked = active && code == SQLITE_OK ? tracked_find(name) : NULL;
+        if (tracked && tracked->current) {
+            directory_change(tracked, NULL);
+            if (disk.directories && (syncDirectory & 1) && disk.directorySyncs) directory_sync(name);
         }
     }
     pthread_mutex_unlock(&state_lock);

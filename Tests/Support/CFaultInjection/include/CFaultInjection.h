@@ -88,11 +88,11 @@ int grdblite_fault_vfs_open_file_count(void);
 //   content, as of the file's last xSync, and the writes and truncates
 //   made since. A file that existed when it was first opened after `arm`
 //   is durable as it was; a file created since is absent from the disk
-//   until its first xSync.
+//   until its first xSync (or its directory's sync, see below).
 // - At the cut, the disk image is each file's durable content plus each
-//   unsynced write, one 512-byte sector at a time: the sector reached the
-//   disk (kept), did not (dropped: the old content stays), or was torn
-//   (garbage: the bytes the write covered in it are random). The file
+//   unsynced write, one sector at a time (512 bytes unless configured):
+//   the sector reached the disk (kept), did not (dropped: the old content
+//   stays), or was torn (garbage: random bytes). The file
 //   grows up to the last sector that reached the disk. An unsynced
 //   truncate is kept or dropped. The seed draws the run's odds of the
 //   three fates (each 0 to 3 in 4: some runs keep everything, as a
@@ -102,27 +102,62 @@ int grdblite_fault_vfs_open_file_count(void);
 //   connections fails with an SQLITE_IOERR code (or SQLITE_CANTOPEN), as
 //   a machine that lost power. Closing still works (it releases locks and
 //   file descriptors, which a reboot does too).
+// - Directories, when the run models them (`grdblite_powerloss_configure`
+//   with `directories` set): a file is an inode named by a directory
+//   entry. Creating or deleting a file changes the directory, and the
+//   change reaches the disk only when the directory is synced, as the
+//   unix VFS does: xDelete with its sync flag (`synchronous = EXTRA`
+//   deletes a rollback journal so), and the first xSync of a journal or
+//   WAL opened with SQLITE_OPEN_CREATE. At the cut, the changes not synced
+//   reached the disk up to a random point, in order (a journaling file
+//   system keeps their order): a deleted journal may come back with its
+//   durable content, a new file may be absent. Without, a delete is
+//   durable at once and a new file from its first xSync.
+// - The device: the sector the model tears (512 or 4096 bytes) and
+//   whether it has powersafe overwrite (a torn sector damages only the
+//   bytes the write covered; without, the whole sector), and what xSectorSize
+//   and xDeviceCharacteristics report (the real VFS's by default, 4096
+//   and SQLITE_IOCAP_POWERSAFE_OVERWRITE; SQLITE_FCNTL_POWERSAFE_OVERWRITE
+//   answers as xDeviceCharacteristics). SQLITE_FCNTL_SIZE_HINT, which may
+//   grow the file, is an unsynced change of its size; the other file
+//   controls (SQLITE_FCNTL_SYNC, the hint before a commit's sync that the
+//   unix VFS ignores) pass through.
 //
 // Simplifications (the model is SQLite's crash VFS idea, not a file
 // system):
-// - A delete is durable at once, as if the directory were synced. On a
-//   real disk, an unlinked rollback journal may come back after a power
-//   loss unless the directory is synced (`synchronous = EXTRA`): the
-//   model can't show that FULL in DELETE journal mode may lose the last
-//   commit there.
-// - File creation is durable with the file's first xSync (as if xSync
-//   synced the directory too).
+// - Directories are modelled only when configured (see above); the
+//   directory that holds a path is its text up to the last slash.
+// - A deleted file that comes back holds its durable content and, sector
+//   by sector, the writes not synced when it was deleted, as a live file.
 // - The `-shm` WAL index is memory: never part of the image (SQLite
 //   rebuilds it from the WAL).
-// - Bytes a write did not cover are never damaged (the default VFS
-//   reports SQLITE_IOCAP_POWERSAFE_OVERWRITE), and sectors are 512 bytes
-//   whatever xSectorSize says.
 // - Operations are ordered as the VFS sees them; reordering among unsynced
 //   writes is covered only in that each sector's fate is independent.
 // - While armed, xSync does not call the real fsync: the model decides
 //   what is durable, and real syncs would only slow the runs down.
 // - Only files opened through the VFS after `arm` are in the image: each
 //   run should use its own directory and open everything through the VFS.
+
+/// The disk the power-loss model simulates, and what the VFS reports of
+/// it (`grdblite_powerloss_configure`).
+typedef struct GRDBLitePowerLossDisk {
+    /// The unit of a torn write, in bytes: a power of two, 512...65536.
+    int sectorSize;
+    /// 1: a torn sector damages only the bytes the write covered; 0: the
+    /// whole sector.
+    int powersafeOverwrite;
+    /// 1: creations and deletes reach the disk when their directory is
+    /// synced; 0: a delete at once, a creation with the file's first sync.
+    int directories;
+    /// 1: the directory syncs SQLite asks for happen; 0: they are skipped
+    /// (a self-check: the model must then lose data).
+    int directorySyncs;
+    /// What xSectorSize returns; 0 or less: the real VFS's answer.
+    int reportedSectorSize;
+    /// What xDeviceCharacteristics returns (SQLITE_IOCAP_ flags); -1: the
+    /// real VFS's answer.
+    int reportedCharacteristics;
+} GRDBLitePowerLossDisk;
 
 /// Registers the VFS named "grdblite-powerloss" (once; not the default
 /// VFS), a wrapper of the default VFS. Open a database with it through the
@@ -153,6 +188,19 @@ void grdblite_powerloss_cut_now(void);
 /// again). Close the connections of the run first. The counters stay
 /// readable until the next `arm`.
 void grdblite_powerloss_disarm(void);
+
+/// After `arm` (which sets the default disk: 512-byte sectors, powersafe
+/// overwrite, no directories, the real VFS's answers) and before opening
+/// files: the disk of the run. Returns SQLITE_MISUSE for a sector size
+/// out of range.
+int grdblite_powerloss_configure(GRDBLitePowerLossDisk disk);
+
+/// The number of directory syncs since the last `arm`.
+int grdblite_powerloss_directory_sync_count(void);
+
+/// The number of files of the cut's image that the page cache had deleted
+/// or replaced by a new file (a journal that came back): 0 before the cut.
+int grdblite_powerloss_resurrected_count(void);
 
 /// After `arm`: the `atSync`-th xSync from now fails with
 /// SQLITE_IOERR_FSYNC, as Linux fails an fsync after a write-back error
