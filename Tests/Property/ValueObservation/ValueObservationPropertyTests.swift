@@ -59,16 +59,16 @@ import Testing
         let observation = script.varyingRegion
             ? ValueObservation.tracking(fetch)
             : ValueObservation.trackingConstantRegion(fetch)
-        let startObservation: @Sendable () async -> ObservedValues = {
+        let startObservation: @Sendable () -> ObservedValues = {
             switch (script.mapsValues, script.removeDuplicates) {
             case (false, false):
-                await start(observation, script, writer, log, notificationGate)
+                start(observation, script, writer, log, notificationGate)
             case (true, false):
-                await start(observation.map(ValueObservationScript.map), script, writer, log, notificationGate)
+                start(observation.map(ValueObservationScript.map), script, writer, log, notificationGate)
             case (false, true):
-                await start(observation.removeDuplicates(), script, writer, log, notificationGate)
+                start(observation.removeDuplicates(), script, writer, log, notificationGate)
             case (true, true):
-                await start(
+                start(
                     observation.map(ValueObservationScript.map).removeDuplicates(), script, writer, log,
                     notificationGate)
             }
@@ -82,7 +82,7 @@ import Testing
                 startObservation, with: startRace, script, in: writer, model: &model, committed: &committed,
                 fetchGate: pool ? fetchGate : nil)
         } else {
-            observed = await startObservation()
+            observed = await ThreadOfItsOwn(startObservation).value()
         }
         do {
             if let startError { throw startError }
@@ -178,13 +178,14 @@ import Testing
         }
     }
 
-    /// Starts the observation with the script's scheduler, notifying `log`.
+    /// Starts the observation with the script's scheduler, notifying `log`;
+    /// with `.immediate`, on the main actor, which the caller must not be.
     private func start<Reducer: ValueReducer>(
         _ observation: ValueObservation<Reducer>,
         _ script: ValueObservationScript,
         _ writer: any DatabaseWriter,
         _ log: ValueLog,
-        _ notificationGate: Gate) async -> ObservedValues
+        _ notificationGate: Gate) -> ObservedValues
     where Reducer.Value == String
     {
         let onChange: @Sendable (String) -> Void = { value in
@@ -192,8 +193,10 @@ import Testing
             log.append(value)
         }
         if script.immediate {
-            let cancellable = await MainActor.run {
-                observation.start(in: writer, scheduling: .immediate, onError: log.fail, onChange: onChange)
+            let cancellable = DispatchQueue.main.sync {
+                MainActor.assumeIsolated {
+                    observation.start(in: writer, scheduling: .immediate, onError: log.fail, onChange: onChange)
+                }
             }
             return ObservedValues(log: log, cancellable: cancellable, queue: nil)
         }
@@ -209,7 +212,7 @@ import Testing
     /// for the first value. Returns the observation, and the error that
     /// stopped the commits, if any.
     private func race(
-        _ startObservation: @escaping @Sendable () async -> ObservedValues,
+        _ startObservation: @escaping @Sendable () -> ObservedValues,
         with transactions: [ScriptTransaction],
         _ script: ValueObservationScript,
         in writer: any DatabaseWriter,
@@ -228,7 +231,7 @@ import Testing
             committed.append(script.notifiedValue(in: model.committed))
         }
         guard let fetchGate else {
-            let observed = await startObservation()
+            let observed = await ThreadOfItsOwn(startObservation).value()
             do {
                 try await commit()
                 return (observed, nil)
@@ -238,7 +241,9 @@ import Testing
         }
         fetchGate.arm()
         // With `.immediate`, `start` returns once the held fetch goes on.
-        let starting = Task { await startObservation() }
+        // On a thread of its own, so that the wait below times out only if
+        // the first fetch doesn't come (see `ThreadOfItsOwn`).
+        let starting = ThreadOfItsOwn(startObservation)
         var error: (any Error)?
         if await fetchGate.waitUntilHeld(timeout: Self.patience) {
             do {
@@ -251,7 +256,7 @@ import Testing
             fetchGate.disarm()
             error = ObservationTimeout(waitingFor: "the first fetch, to hold it", values: [])
         }
-        return (await starting.value, error)
+        return (await starting.value(), error)
     }
 
     /// Runs a transaction of the script, and the model; true if it committed.
@@ -272,6 +277,36 @@ import Testing
             } catch is ScriptRollback { }
         }
         return model.run(transaction)
+    }
+}
+
+/// A value computed on a thread of its own, started at once: not on the
+/// test runtime's threads, which the suite's long synchronous tests may
+/// all hold for longer than the patience. A start that waited for one of
+/// them could begin after the deadline of the wait for its first fetch
+/// (seen: "timed out waiting for the first fetch, to hold it", under
+/// load, with a seed that then passed).
+private final class ThreadOfItsOwn<T: Sendable>: @unchecked Sendable {
+    // @unchecked Sendable: `result` is written once, before `done` is
+    // signaled, and read after.
+    private var result: T?
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ body: @escaping @Sendable () -> T) {
+        Thread {
+            self.result = body()
+            self.done.signal()
+        }.start()
+    }
+
+    /// The result, waited for on another thread, without blocking the task's.
+    func value() async -> T {
+        await withCheckedContinuation { continuation in
+            Thread {
+                self.done.wait()
+                continuation.resume(returning: self.result!)
+            }.start()
+        }
     }
 }
 

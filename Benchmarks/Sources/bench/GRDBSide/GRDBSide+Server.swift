@@ -26,7 +26,7 @@ extension GRDBSide {
     /// See ``Workload/serverReads16``: T tasks of R requests on a pool
     /// (GRDB's pools set `synchronous = NORMAL` by themselves), whose
     /// writer waits out the other sides' locks (see LiteSide+Server.swift).
-    static func server(_ fixture: Fixture, plan: ServerPlan) throws -> SideJob {
+    static func server(_ fixture: Fixture, plan: ServerPlan, slowReads: Bool = false) throws -> SideJob {
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
         let dbPool = try DatabasePool(path: fixture.serverPath(), configuration: configuration)
@@ -46,7 +46,12 @@ extension GRDBSide {
                                 }
                             }
                         }
+                        let slow = slowReads ? Task { try await readSlowly(in: dbPool) } : nil
+                        defer { slow?.cancel() }
                         try await group.waitForAll()
+                        // The long read in progress is interrupted.
+                        slow?.cancel()
+                        try await slow?.value
                     }
                 }
             },
@@ -54,6 +59,20 @@ extension GRDBSide {
             runsOnOtherThreads: true,
             close: { try dbPool.close() },
             latencies: { recorder.latencies })
+    }
+
+    /// The long reads of `server-slow-read-T`, one after the other, until
+    /// the task is cancelled.
+    private static func readSlowly(in dbPool: DatabasePool) async throws {
+        while !Task.isCancelled {
+            let value: Int?
+            do {
+                value = try await dbPool.read { db in try Int.fetchOne(db, sql: ServerData.slowRead) }
+            } catch where Task.isCancelled {
+                return
+            }
+            guard value == ServerData.slowReadValue else { throw BenchError("server: a wrong long read") }
+        }
     }
 
     /// One request: see ``ServerData/value(authorID:bookCount:bookIDSum:)``.

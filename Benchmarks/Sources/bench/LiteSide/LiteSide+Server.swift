@@ -28,8 +28,12 @@ extension LiteSide {
     /// Its writer waits out the locks of the other sides' connections on
     /// the same file (a last connection that closes checkpoints the WAL
     /// under an exclusive lock), as the raw side's connections do.
-    /// `path`: another copy of the server file (the Litestream workloads).
-    static func server(_ fixture: Fixture, plan: ServerPlan, path: String? = nil) throws -> SideJob {
+    /// `slowReads`: one more task runs long reads beside the requests
+    /// (``Workload/serverSlowRead16``); `path`: another copy of the server
+    /// file (the Litestream workloads).
+    static func server(
+        _ fixture: Fixture, plan: ServerPlan, slowReads: Bool = false, path: String? = nil
+    ) throws -> SideJob {
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in
@@ -52,7 +56,12 @@ extension LiteSide {
                                 }
                             }
                         }
+                        let slow = slowReads ? Task { try await readSlowly(in: dbPool) } : nil
+                        defer { slow?.cancel() }
                         try await group.waitForAll()
+                        // The long read in progress is interrupted.
+                        slow?.cancel()
+                        try await slow?.value
                     }
                 }
             },
@@ -60,6 +69,20 @@ extension LiteSide {
             runsOnOtherThreads: true,
             close: { try dbPool.close() },
             latencies: { recorder.latencies })
+    }
+
+    /// The long reads of `server-slow-read-T`, one after the other, until
+    /// the task is cancelled.
+    private static func readSlowly(in dbPool: DatabasePool) async throws {
+        while !Task.isCancelled {
+            let value: Int?
+            do {
+                value = try await dbPool.read { db in try Int.fetchOne(db, sql: ServerData.slowRead) }
+            } catch where Task.isCancelled {
+                return
+            }
+            guard value == ServerData.slowReadValue else { throw BenchError("server: a wrong long read") }
+        }
     }
 
     /// One request: see ``ServerData/value(authorID:bookCount:bookIDSum:)``.

@@ -10,6 +10,10 @@ import Synchronization
 /// - `server-mix-T`: the same, with one request in ten a write that
 ///   updates one author (`synchronous = NORMAL` on every side, as in the
 ///   concurrency workloads).
+/// - `server-slow-read-16`: the requests of `server-reads-16`, while one
+///   more task runs long reads (``ServerData/slowRead``), one after the
+///   other, until the others are done (the last one is interrupted):
+///   what a long read costs the fast ones. Only the fast reads are counted and timed. GRDBLite and GRDB.
 ///
 /// R is `Fixture.serverRequestCount / T`: every workload makes the same
 /// number of requests per run. The requests (which author, read or write)
@@ -25,6 +29,7 @@ extension Workload {
     static let serverMix16 = server(.mix, tasks: 16)
     static let serverMix64 = server(.mix, tasks: 64)
     static let serverMix256 = server(.mix, tasks: 256)
+    static let serverSlowRead16 = slowRead(tasks: 16)
 
     static let serverRequest = singleTask(.reads, name: "server-request", title: "Server read request, 1 task")
     static let serverRequestWrite = singleTask(
@@ -79,6 +84,28 @@ extension Workload {
                 .lite: { try LiteSide.server($0, plan: ServerPlan(kind, tasks: tasks, fixture: $0)) },
                 .grdb: { try GRDBSide.server($0, plan: ServerPlan(kind, tasks: tasks, fixture: $0)) },
                 .vapor: { try VaporSide.server($0, plan: ServerPlan(kind, tasks: tasks, fixture: $0)) },
+            ],
+            measuresInstructions: false,
+            latencyGroup: .server)
+    }
+
+    /// `server-slow-read-T`: see the type's comment.
+    private static func slowRead(tasks: Int) -> Workload {
+        let plan: @Sendable (Fixture) -> ServerPlan = { ServerPlan(.reads, tasks: tasks, fixture: $0) }
+        return Workload(
+            name: "server-slow-read-\(tasks)",
+            title: "Server reads, \(tasks) tasks, one more task running long reads",
+            rowCount: { plan($0).requestCount },
+            prepare: { _ in },
+            result: { job, _ in
+                guard let fetched = job.fetched else { throw BenchError("server: the job reports nothing") }
+                return try fetched()
+            },
+            expected: { plan($0).expected },
+            allocationRule: nil,
+            jobs: [
+                .lite: { try LiteSide.server($0, plan: plan($0), slowReads: true) },
+                .grdb: { try GRDBSide.server($0, plan: plan($0), slowReads: true) },
             ],
             measuresInstructions: false,
             latencyGroup: .server)
@@ -161,6 +188,12 @@ enum ServerData {
     static let selectAuthor = "SELECT * FROM author WHERE id = ?"
     static let selectBooks = "SELECT * FROM book WHERE authorId = ?"
     static let updateAuthor = "UPDATE author SET visits = visits + 1 WHERE id = ?"
+    /// The long read of `server-slow-read-T`: SQLite counts to 500,000
+    /// (about 70 ms of one core here), reading no table.
+    static let slowRead = """
+        WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 500000) SELECT sum(x) FROM c
+        """
+    static let slowReadValue = 500_000 * 500_001 / 2
 
     static func bookCount(authorID: Int) -> Int { 2 + authorID % 4 }
 

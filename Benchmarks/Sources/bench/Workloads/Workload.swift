@@ -52,7 +52,7 @@ struct Workload: Sendable {
         concurrentReads1, concurrentReads2, concurrentReads4, readsWhileWriting, writeWhileReading,
         observe1, observe10, observe100,
         serverRequest, serverRequestWrite,
-        serverReads16, serverReads64, serverReads256, serverMix16, serverMix64, serverMix256,
+        serverReads16, serverReads64, serverReads256, serverMix16, serverMix64, serverMix256, serverSlowRead16,
         observeLatencyQueue1, observeLatencyQueue10, observeLatencyQueue100,
         observeLatencyValues1, observeLatencyValues10, observeLatencyValues100,
         dump,
