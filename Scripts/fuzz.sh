@@ -6,11 +6,19 @@
 #   Scripts/fuzz.sh --seconds 600           # the documented long run, 10 min each
 #   Scripts/fuzz.sh DateParsing FTSPatterns # some targets
 #   Scripts/fuzz.sh --jobs 2                # two targets at a time
+#   Scripts/fuzz.sh --merge-corpus reports/fuzz-corpus   # grow the committed corpora
 #
 # GRDBLite is built once with swiftc (no SwiftPM), instrumented, into
 # .build/fuzz (git-ignored; FUZZ_BUILD_DIR to change), then each target is
 # linked against it. Each target runs on a copy of its committed corpus
-# (Fuzz/Corpus/<target>), which runs never grow. Prints each target's
+# (Fuzz/Corpus/<target>, minimized), with its dictionary if it has one
+# (Fuzz/Dictionaries: SQL for StatementSplitting, FTS query syntax for
+# FTSPatterns). The inputs a run adds (new coverage) go to
+# reports/fuzz-corpus/<target> (FUZZ_CORPUS_OUTPUT to change), never to the
+# committed corpus: `--merge-corpus DIR` minimizes the committed corpus and
+# DIR/<target> together (libFuzzer's -merge=1 into an empty folder) and
+# writes the result to Fuzz/Corpus/<target>, to review and commit; it
+# fuzzes nothing. Prints each target's
 # executions, and exits non-zero on any finding, whose input file (the
 # crash file) the output names; replay one with
 # `.build/fuzz/bin/<target> <crash file>`. The last line is
@@ -21,12 +29,14 @@ root=$PWD
 
 seconds=60
 jobs=1
+merge=""
 targets=()
 while [ $# -gt 0 ]; do
     case "$1" in
         --seconds) seconds="$2"; shift 2 ;;
         --jobs) jobs="$2"; shift 2 ;;
-        -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --merge-corpus) merge="$2"; shift 2 ;;
+        -h|--help) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         -*) echo "fuzz: unknown option $1" >&2; exit 2 ;;
         *) targets+=("$1"); shift ;;
     esac
@@ -67,23 +77,60 @@ for target in "${targets[@]}"; do
     fi
 done
 
+# The dictionary of a target (libFuzzer's -dict=), if any.
+dictionary() {
+    case "$1" in
+        StatementSplitting) echo "$root/Fuzz/Dictionaries/sql.dict" ;;
+        FTSPatterns) echo "$root/Fuzz/Dictionaries/fts.dict" ;;
+    esac
+}
+
 # Leaks of globals are not findings (see Harness.md); the runtime's own
 # crash handler would race Address Sanitizer's report.
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
 export SWIFT_BACKTRACE=${SWIFT_BACKTRACE:-enable=no}
+
+if [ -n "$merge" ]; then
+    merge=$(cd "$merge" && pwd)
+    for target in "${targets[@]}"; do
+        [ -d "$merge/$target" ] || continue
+        committed="$root/Fuzz/Corpus/$target"
+        merged=$(mktemp -d)
+        before=$(find "$committed" -type f | wc -l)
+        offered=$(find "$merge/$target" -type f | wc -l)
+        "$build/bin/$target" -merge=1 -timeout=25 -rss_limit_mb=4096 "$merged" "$committed" "$merge/$target" \
+            > "$merged.log" 2>&1 || { cat "$merged.log" >&2; echo "fuzz: merge of $target failed" >&2; exit 1; }
+        rm -rf "$committed" "$merged.log"
+        mv "$merged" "$committed"
+        chmod 755 "$committed"
+        echo "fuzz: $target: $before committed + $offered new inputs -> $(find "$committed" -type f | wc -l)"
+    done
+    exit 0
+fi
+
 runs="$build/runs"
 rm -rf "$runs"
 mkdir -p "$runs"
+output=${FUZZ_CORPUS_OUTPUT:-$root/reports/fuzz-corpus}
 
 # Runs one target on a copy of its corpus: its log is $runs/<target>/log.
 run() {
     local target=$1 dir="$runs/$1"
     mkdir -p "$dir/corpus" "$dir/crashes"
     cp Fuzz/Corpus/"$target"/* "$dir/corpus/" 2>/dev/null || true
-    local status=0
+    local status=0 options=()
+    local dict
+    dict=$(dictionary "$target")
+    [ -n "$dict" ] && options+=(-dict="$dict")
     (cd "$dir" && "$build/bin/$target" -max_total_time="$seconds" -timeout=25 -rss_limit_mb=4096 \
-        -print_final_stats=1 -artifact_prefix="$dir/crashes/" corpus > log 2>&1) || status=$?
+        "${options[@]}" -print_final_stats=1 -artifact_prefix="$dir/crashes/" corpus > log 2>&1) || status=$?
     echo "$status" > "$dir/status"
+    # The inputs the run added, for --merge-corpus.
+    rm -rf "${output:?}/$target"
+    mkdir -p "$output/$target"
+    for file in "$dir"/corpus/*; do
+        [ -e "Fuzz/Corpus/$target/$(basename "$file")" ] || cp "$file" "$output/$target/"
+    done
 }
 
 pids=()

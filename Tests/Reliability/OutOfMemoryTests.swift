@@ -16,6 +16,10 @@ import TestSupport
 /// and the queue must then hold the data of before or after the failed
 /// transaction, and accept a retry. Once the queue is closed, every
 /// allocation SQLite made for it is freed (the allocator counts them).
+/// Swift's heap is checked by Address Sanitizer's leak checker, which
+/// runs in the child process under `Scripts/sanitizers.sh address` (CI's
+/// sanitizers job): a leaked object makes the child exit with 1, and the
+/// exit test fails.
 @Suite struct OutOfMemoryTests {
     @Test(arguments: [false, true], OutOfMemoryWorkload.Storage.allCases)
     func everyAllocationFailureIsAnError(persistent: Bool, storage: OutOfMemoryWorkload.Storage) async throws {

@@ -23,9 +23,11 @@ import TestSupport
 ///   completes;
 /// - once they are closed, every allocation SQLite made for them is freed.
 ///
-/// Each workload must reach at least 500 fault points. By default one
-/// point in 6 to 12 runs (from a random offset: each run covers other
-/// points); `GRDBLITE_RELIABILITY_SCALE=3` or more runs them all.
+/// Each workload must reach at least 500 fault points. A transient fault
+/// (one failed allocation) runs at every point; a persistent one (every
+/// allocation from the N-th on fails) at one point in 6 to 12 by default,
+/// from a random offset (each run covers other points), and
+/// `GRDBLITE_RELIABILITY_SCALE=3` or more runs them all.
 @Suite struct OutOfMemoryWorkloadTests {
     @Test(arguments: [false, true], OutOfMemoryWorkloads.Name.allCases)
     func everyAllocationFailureIsAnError(persistent: Bool, workload: OutOfMemoryWorkloads.Name) async throws {
@@ -95,7 +97,13 @@ enum OutOfMemoryWorkloads {
         }
     }
 
-    /// Every `stride`-th fault point runs by default.
+    /// The distance between the fault points run: 1 (every point) for a
+    /// transient fault or at scale 3 or more, else `stride(name)`.
+    static func step(_ name: Name, persistent: Bool, scale: Int) -> Int {
+        persistent && scale < 3 ? stride(name) : 1
+    }
+
+    /// Every `stride`-th fault point of a persistent fault runs by default.
     static func stride(_ name: Name) -> Int {
         switch name {
         case .pool: 6
@@ -445,7 +453,7 @@ enum OutOfMemoryWorkloads {
         // workload goes through, or "-" (nothing yet).
         let states = expected.values.reduce(into: Set<String>(["-"])) { $0.formUnion($1) }
 
-        let step = scale >= 3 ? 1 : stride(name)
+        let step = step(name, persistent: persistent, scale: scale)
         var failures: [String] = []
         var codes: [String: Int] = [:]
         var faultPoints = 0
