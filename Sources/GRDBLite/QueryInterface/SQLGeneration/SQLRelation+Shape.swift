@@ -3,12 +3,25 @@
 /// SQL, on the same schema, and differ only in their arguments:
 /// `Player.filter(key: 1)` and `Player.filter(key: 2)` share a shape.
 ///
-/// The key spells the request's table, clauses and expressions, names
-/// length-prefixed so that no two shapes spell the same key. `values` are
-/// the bound values, in the order in which the SQL binds them.
+/// The key spells the request's table, clauses and expressions, names and
+/// counts length-prefixed so that no two shapes spell the same key.
+/// `values` are the bound values, in the order in which the SQL binds them.
 struct RequestShape {
-    var key: String
+    var key: Key
     var values: [DatabaseValue]
+
+    /// The bytes that spell a shape.
+    struct Key: Hashable {
+        var bytes: [UInt8]
+
+        static func == (lhs: Key, rhs: Key) -> Bool {
+            lhs.bytes == rhs.bytes
+        }
+
+        func hash(into hasher: inout Hasher) {
+            bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+        }
+    }
 }
 
 extension SQLRelation {
@@ -20,7 +33,7 @@ extension SQLRelation {
         guard source.alias == nil, children.isEmpty, ctes.isEmpty else { return nil }
         var writer = ShapeWriter()
         writer.name(source.tableName)
-        if isDistinct { writer.key += "D" }
+        if isDistinct { writer.code("D") }
 
         // The clauses in the order of the SQL, which is the order of the
         // bound values.
@@ -31,7 +44,7 @@ extension SQLRelation {
             guard writer.selection(selection) else { return nil }
         }
         if let filter = try filter?.resolve(db) {
-            writer.key += "W"
+            writer.code("W")
             guard writer.expression(filter) else { return nil }
         }
         let group = try self.group?.resolve(db) ?? []
@@ -40,7 +53,7 @@ extension SQLRelation {
             guard writer.expression(expression) else { return nil }
         }
         if let having = try having?.resolve(db) {
-            writer.key += "H"
+            writer.code("H")
             guard writer.expression(having) else { return nil }
         }
         let orderings = try ordering.resolve(db)
@@ -49,51 +62,69 @@ extension SQLRelation {
             guard writer.ordering(ordering) else { return nil }
         }
         if let limit {
-            writer.key += limit.offset == nil ? "L" : "LO"
+            writer.code(limit.offset == nil ? "L" : "M")
             writer.values.append(limit.limit.databaseValue)
             if let offset = limit.offset { writer.values.append(offset.databaseValue) }
         } else if forSingleResult {
             // `LIMIT 1` unless the filter identifies a row: the filter's
             // shape and the schema say so.
-            writer.key += "1"
+            writer.code("1")
         }
-        return RequestShape(key: writer.key, values: writer.values)
+        return RequestShape(key: RequestShape.Key(bytes: writer.key), values: writer.values)
     }
 }
 
 /// Spells a shape. Its methods return false for what it can't spell.
+///
+/// Each code is one ASCII byte, distinct from the others that can come at
+/// its place, followed by what it needs (names and counts, then
+/// expressions).
 private struct ShapeWriter {
-    var key = ""
+    var key: [UInt8] = []
     var values: [DatabaseValue] = []
 
     init() {
         key.reserveCapacity(64)
     }
 
+    /// The code of a clause or an expression: ASCII.
+    mutating func code(_ code: StaticString) {
+        code.withUTF8Buffer { key.append(contentsOf: $0) }
+    }
+
     /// A name, length-prefixed.
     mutating func name(_ name: String) {
-        key += String(name.utf8.count)
-        key += ":"
-        key += name
+        number(name.utf8.count)
+        key.append(contentsOf: name.utf8)
     }
 
     /// A code and a count of the items that follow.
-    mutating func count(_ code: String, _ count: Int) {
-        key += code
-        key += String(count)
-        key += ";"
+    mutating func count(_ code: StaticString, _ count: Int) {
+        self.code(code)
+        number(count)
+    }
+
+    /// A number: a byte below 255, or 255 and the eight bytes of the
+    /// number.
+    private mutating func number(_ number: Int) {
+        if number >= 0 && number < 255 {
+            key.append(UInt8(number))
+        } else {
+            key.append(255)
+            withUnsafeBytes(of: number.littleEndian) { key.append(contentsOf: $0) }
+        }
     }
 
     mutating func selection(_ selection: SQLSelection) -> Bool {
         switch selection.impl {
         case .allColumns:
-            key += "*"
+            code("*")
             return true
         case .expression(let expression):
-            key += "e"
+            code("e")
             return self.expression(expression)
         case let .aliased(expression, name: alias):
-            key += "a"
+            code("a")
             name(alias)
             return self.expression(expression)
         case .qualifiedAllColumns, .allColumnsExcluding, .qualifiedAllColumnsExcluding, .literal:
@@ -104,19 +135,19 @@ private struct ShapeWriter {
     mutating func ordering(_ ordering: SQLOrdering) -> Bool {
         switch ordering.impl {
         case .expression(let expression):
-            key += "o"
+            code("o")
             return self.expression(expression)
         case .asc(let expression):
-            key += "oa"
+            code("p")
             return self.expression(expression)
         case .desc(let expression):
-            key += "od"
+            code("q")
             return self.expression(expression)
         case .ascNullsLast(let expression):
-            key += "oA"
+            code("r")
             return self.expression(expression)
         case .descNullsFirst(let expression):
-            key += "oD"
+            code("s")
             return self.expression(expression)
         case .literal:
             return false
@@ -126,67 +157,67 @@ private struct ShapeWriter {
     /// An expression, and its values in the order of its SQL (see
     /// `SQLExpression.sql(_:wrappedInParenthesis:)`).
     mutating func expression(_ expression: SQLExpression) -> Bool {
-        if expression.interpretsAsJSON { key += "j" }
+        if expression.interpretsAsJSON { code("j") }
         switch expression.impl {
         case .value(let dbValue):
-            key += "?"
+            code("?")
             values.append(dbValue)
             return true
         case .column(let column):
-            key += "c"
+            code("c")
             name(column)
             return true
         case let .compare(op, lhs, rhs) where (op == .is || op == .isNot) && rhs.isNullValue:
             // `IS NULL`: no value bound.
-            key += "N"
+            code("N")
             name(op.rawValue)
             return self.expression(lhs)
         case let .compare(op, lhs, rhs):
-            key += "="
+            code("=")
             name(op.rawValue)
             return self.expression(lhs) && self.expression(rhs)
         case let .binary(op, lhs, rhs):
-            key += "b"
+            code("b")
             name(op.rawValue)
             return self.expression(lhs) && self.expression(rhs)
         case let .associative(op, operands):
-            key += "A"
+            code("A")
             name(op.sql)
             return list(operands)
         case let .in(expression, .array(elements), isNegated):
-            key += isNegated ? "I!" : "I"
+            code(isNegated ? "i" : "I")
             return self.expression(expression) && list(elements)
         case let .between(expression, lowerBound, upperBound, isNegated):
-            key += isNegated ? "B!" : "B"
+            code(isNegated ? "x" : "B")
             return self.expression(expression) && self.expression(lowerBound) && self.expression(upperBound)
         case let .like(lhs, pattern, escape, isNegated):
-            key += isNegated ? "l!" : "l"
-            key += escape == nil ? "-" : "e"
+            code(isNegated ? "m" : "l")
+            code(escape == nil ? "-" : "e")
             return self.expression(lhs) && self.expression(pattern) && (escape.map { self.expression($0) } ?? true)
         case let .unary(op, expression):
-            key += "u"
+            code("u")
             name(op.rawValue)
             return self.expression(expression)
         case .not(let expression):
-            key += "n"
+            code("n")
             return self.expression(expression)
         case let .collated(expression, collation):
-            key += "k"
+            code("k")
             name(collation.rawValue)
             return self.expression(expression)
         case let .function(function, arguments):
-            key += "f"
+            code("f")
             name(function)
             return list(arguments)
         case let .aggregate(function, arguments, isDistinct, nil, nil):
-            key += isDistinct ? "g!" : "g"
+            code(isDistinct ? "h" : "g")
             name(function)
             return list(arguments)
         case .countAll:
-            key += "#"
+            code("#")
             return true
         case let .cast(expression, storageClass):
-            key += "C"
+            code("C")
             name(storageClass.rawValue)
             return self.expression(expression)
         case .qualifiedColumn, .literal, .subquery, .exists, .in, .aggregate, .resolved, .tableMatch:
