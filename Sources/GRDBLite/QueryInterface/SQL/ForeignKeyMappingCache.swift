@@ -5,7 +5,7 @@
 /// A schema-dependent cache: dropped when the schema changes, and by
 /// `clearSchemaCache()`.
 final class ForeignKeyMappingCache: SchemaDependentCache {
-    struct Key: Hashable {
+    struct Lookup: Hashable {
         var originTable: String
         var destinationTable: String
         /// The columns of the user's foreign key, if any.
@@ -20,13 +20,13 @@ final class ForeignKeyMappingCache: SchemaDependentCache {
         }
     }
 
-    private var mappings: [Key: [(origin: String, destination: String)]] = [:]
+    private var mappings: [Lookup: [(origin: String, destination: String)]] = [:]
 
     init() { }
 
     /// The mapping of the key, found by `find` the first time.
     func mapping(
-        _ key: Key,
+        _ key: Lookup,
         find: () throws -> [(origin: String, destination: String)]) rethrows -> [(origin: String, destination: String)]
     {
         if let mapping = mappings[key] { return mapping }

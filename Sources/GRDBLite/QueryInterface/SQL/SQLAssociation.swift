@@ -221,7 +221,7 @@ struct SQLAssociationCondition: Sendable {
         to destinationTable: String,
         foreignKey: ForeignKey?) throws -> [(origin: String, destination: String)]
     {
-        let key = ForeignKeyMappingCache.Key(
+        let key = ForeignKeyMappingCache.Lookup(
             originTable: originTable, destinationTable: destinationTable, foreignKey: foreignKey)
         return try db.cache(ForeignKeyMappingCache.self).mapping(key) {
             try findForeignKeyMapping(db, from: originTable, to: destinationTable, foreignKey: foreignKey)

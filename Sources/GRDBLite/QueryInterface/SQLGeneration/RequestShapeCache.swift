@@ -10,7 +10,7 @@ final class RequestShapeCache: SchemaDependentCache {
     /// How many shapes are kept.
     static let capacity = 64
 
-    private var entries: [RequestShape.Key: Entry] = [:]
+    private var entries: [RequestShape.RequestShapeKey: Entry] = [:]
     /// Counts the uses: the least recently used entry has the smallest
     /// `lastUse`.
     private var uses = 0
@@ -26,7 +26,7 @@ final class RequestShapeCache: SchemaDependentCache {
     var count: Int { entries.count }
 
     /// Whether the shape of this key is cached.
-    func contains(_ key: RequestShape.Key) -> Bool { entries[key] != nil }
+    func contains(_ key: RequestShape.RequestShapeKey) -> Bool { entries[key] != nil }
 
     /// The statement of the shape, with its values bound. On the first use
     /// of a shape, `makeStatement` generates the statement and its

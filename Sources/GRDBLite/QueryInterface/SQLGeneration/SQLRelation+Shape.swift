@@ -7,18 +7,19 @@
 /// counts length-prefixed so that no two shapes spell the same key.
 /// `values` are the bound values, in the order in which the SQL binds them.
 struct RequestShape {
-    var key: Key
+    var key: RequestShapeKey
     var values: [DatabaseValue]
 
     /// The bytes that spell a shape.
-    struct Key: Hashable {
+    struct RequestShapeKey: Hashable {
         var bytes: [UInt8]
 
-        static func == (lhs: Key, rhs: Key) -> Bool {
+        static func == (lhs: RequestShapeKey, rhs: RequestShapeKey) -> Bool {
             lhs.bytes == rhs.bytes
         }
 
         func hash(into hasher: inout Hasher) {
+            // Unsafe: the buffer is only read during the call.
             bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
         }
     }
@@ -70,7 +71,7 @@ extension SQLRelation {
             // shape and the schema say so.
             writer.code("1")
         }
-        return RequestShape(key: RequestShape.Key(bytes: writer.key), values: writer.values)
+        return RequestShape(key: RequestShape.RequestShapeKey(bytes: writer.key), values: writer.values)
     }
 }
 
@@ -104,14 +105,15 @@ private struct ShapeWriter {
         number(count)
     }
 
-    /// A number: a byte below 255, or 255 and the eight bytes of the
-    /// number.
+    /// A number: a byte below 255, or 255 and the number's digits up to
+    /// a semicolon.
     private mutating func number(_ number: Int) {
         if number >= 0 && number < 255 {
             key.append(UInt8(number))
         } else {
             key.append(255)
-            withUnsafeBytes(of: number.littleEndian) { key.append(contentsOf: $0) }
+            key.append(contentsOf: String(number).utf8)
+            key.append(UInt8(ascii: ";"))
         }
     }
 
