@@ -13,8 +13,17 @@ extension FetchableRecord where Self: TableRecord {
     /// ```swift
     /// let players = try Player.fetchAll(db) // SELECT * FROM player
     /// ```
+    @inlinable
     public static func fetchAll(_ db: Database) throws -> [Self] {
-        try all().fetchAll(db)
+        try fetchAll(allStatement(db))
+    }
+
+    /// The statement of `all()`, from the query interface's cache. Fetched
+    /// by an inlinable method, the records are decoded by code specialized
+    /// for their type (`all()` has no adapter, nor prefetched rows).
+    @usableFromInline
+    static func allStatement(_ db: Database) throws -> Statement {
+        try all().makePreparedRequest(db, forSingleResult: false).statement
     }
 
     /// The first record of the table, or nil.
