@@ -27,6 +27,13 @@ extension Database {
         return statement
     }
 
+    /// A statement kept by a cache of a layer above (see
+    /// `RequestShapeCache`), ready to run again: see `reusing(_:sql:)`.
+    func reused(_ statement: Statement) throws -> Statement {
+        try checkNotClosed(sql: statement.sql)
+        return try reusing(statement, sql: statement.sql)
+    }
+
     /// A cached statement, ready to run again, or a new statement if a
     /// cursor is still iterating it: it is not reset under its feet.
     private func reusing(_ statement: Statement, sql: String) throws -> Statement {

@@ -6,15 +6,16 @@ enum RecordKeys {
     /// `"id" = ?` or `"id" IN (?, ?)`, on the single-column primary key of
     /// `table` (or its hidden rowid).
     static func primaryKey(_ db: Database, table: String, values: [DatabaseValue]) throws -> SQLExpression {
-        let primaryKey = try db.primaryKey(table)
-        guard primaryKey.columns.count == 1 else {
+        // `columns` is built on each call: read once.
+        let columns = try db.primaryKey(table).columns
+        guard columns.count == 1 else {
             fatalError("""
                 Requesting by key requires a single-column primary key in the table \(table), \
-                whose primary key is \(primaryKey.columns). Use a key dictionary instead: \
-                `key: [\(primaryKey.columns.map { "\"\($0)\": ..." }.joined(separator: ", "))]`.
+                whose primary key is \(columns). Use a key dictionary instead: \
+                `key: [\(columns.map { "\"\($0)\": ..." }.joined(separator: ", "))]`.
                 """)
         }
-        return SQLCollection.array(values.map(SQLExpression.value)).contains(.column(primaryKey.columns[0]))
+        return SQLCollection.array(values.map(SQLExpression.value)).contains(.column(columns[0]))
     }
 
     /// `("a" = ?) AND ("b" IS NULL)`, or several such conditions joined with

@@ -76,37 +76,6 @@ extension TableRecord where DatabaseComponents == Columns.Type {
 }
 
 extension TableRecord {
-    /// The SQL of the selected columns.
-    static func selectionSQL(_ context: SQLGenerationContext) throws -> String {
-        // Qualified with the table, unwritten in a single-table query, for
-        // selections such as `.allColumns(excluding:)` that need it.
-        let alias = TableAliasBase(tableName: databaseTableName)
-        let context = context.subqueryContext(aliases: [alias])
-        return try databaseSelection.map { try $0.sqlSelection.qualified(with: alias).sql(context) }.joined(
-            separator: ", ")
-    }
-
-    /// `SELECT <selection> FROM <table> [WHERE ...] [LIMIT 1]`.
-    ///
-    /// - parameter firstRowOnly: Whether SQL ends with `LIMIT 1`, as
-    ///   GRDB's `fetchOne` of a whole table does.
-    @usableFromInline
-    static func selectStatement(_ db: Database, where condition: SQLExpression? = nil, firstRowOnly: Bool = false)
-        throws -> Statement
-    {
-        let context = SQLGenerationContext(db)
-        var sql = try "SELECT \(selectionSQL(context)) FROM \(databaseTableName.quotedDatabaseIdentifier)"
-        if let condition {
-            sql += try " WHERE " + condition.sql(context)
-        }
-        if firstRowOnly {
-            sql += " LIMIT 1"
-        }
-        let statement = try db.cachedStatement(sql: sql)
-        try statement.setArguments(context.arguments)
-        return statement
-    }
-
     // MARK: - Counting and deleting all
 
     /// The number of rows in the table.

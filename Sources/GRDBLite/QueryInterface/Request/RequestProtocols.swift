@@ -197,7 +197,8 @@ extension TableRequest where Self: FilteredRequest {
 
     /// Filters by primary keys: `"id" IN (?, ?, ?)`.
     public func filter<Keys>(keys: Keys) -> Self where Keys: Collection, Keys.Element: DatabaseValueConvertible {
-        let values = keys.map(\.databaseValue)
+        // A closure, not a key path: a generic key path is built at run time.
+        let values = keys.map { $0.databaseValue }
         if values.isEmpty { return none() }
         let tableName = databaseTableName
         return filterWhenConnected { db in

@@ -221,6 +221,20 @@ struct SQLAssociationCondition: Sendable {
         to destinationTable: String,
         foreignKey: ForeignKey?) throws -> [(origin: String, destination: String)]
     {
+        let key = ForeignKeyMappingCache.Lookup(
+            originTable: originTable, destinationTable: destinationTable, foreignKey: foreignKey)
+        return try db.cache(ForeignKeyMappingCache.self).mapping(key) {
+            try findForeignKeyMapping(db, from: originTable, to: destinationTable, foreignKey: foreignKey)
+        }
+    }
+
+    /// See `foreignKeyMapping(_:from:to:foreignKey:)`.
+    private static func findForeignKeyMapping(
+        _ db: Database,
+        from originTable: String,
+        to destinationTable: String,
+        foreignKey: ForeignKey?) throws -> [(origin: String, destination: String)]
+    {
         if let foreignKey, let destinationColumns = foreignKey.destinationColumns {
             precondition(
                 foreignKey.originColumns.count == destinationColumns.count,

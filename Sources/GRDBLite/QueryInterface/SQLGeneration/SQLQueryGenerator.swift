@@ -65,14 +65,28 @@ struct SQLQueryGenerator: SQLSubqueryGenerator {
         return sql
     }
 
-    /// A statement for the SELECT request, from the statement cache unless
-    /// `cached` is false (requests whose SQL depends on fetched values).
+    /// A statement for the SELECT request, from the connection's caches
+    /// unless `cached` is false (requests whose SQL depends on fetched
+    /// values): the statement of the request's shape (see
+    /// ``RequestShapeCache``), or the statement cache's.
     func makeStatement(_ db: Database, cached: Bool = true) throws -> Statement {
+        guard cached, let shape = try relation.shape(db, forSingleResult: forSingleResult) else {
+            return try generateStatement(db, cached: cached).statement
+        }
+        return try db.cache(RequestShapeCache.self).statement(db, shape: shape) {
+            try generateStatement(db, cached: true)
+        }
+    }
+
+    /// Generates the SQL of the request, and prepares its statement.
+    private func generateStatement(_ db: Database, cached: Bool) throws
+        -> (statement: Statement, arguments: StatementArguments)
+    {
         let context = SQLGenerationContext(db)
         let sql = try requestSQL(context)
         let statement = try cached ? db.cachedStatement(sql: sql) : db.makeStatement(sql: sql)
         try statement.setArguments(context.arguments)
-        return statement
+        return (statement, context.arguments)
     }
 
     /// The number of columns of the fetched rows, joined associations

@@ -97,6 +97,18 @@ private typealias Book = Library.Book
         }
     }
 
+    /// The foreign key found in the schema is kept for the next requests
+    /// (`ForeignKeyMappingCache`), until the schema changes.
+    @Test func requestForRecordFollowsTheSchemaChanges() throws {
+        try dbQueue.write { db throws in
+            let request = Library.author(7).request(for: Author.books)
+            #expect(try sqlAndArguments(db, request).sql == #"SELECT * FROM "book" WHERE "authorId" = ?"#)
+            #expect(try sqlAndArguments(db, request).arguments == [7])
+            try db.execute(sql: "ALTER TABLE book RENAME COLUMN authorId TO writerId")
+            #expect(try sqlAndArguments(db, request).sql == #"SELECT * FROM "book" WHERE "writerId" = ?"#)
+        }
+    }
+
     @Test func explicitForeignKey() throws {
         try dbQueue.read { db throws in
             let books = Author.hasMany(Book.self, using: ForeignKey(["authorId"]))

@@ -1,9 +1,11 @@
-// Fetching the records of a table, all of them or by key.
+// Fetching the records of a table, all of them or by key: the requests of
+// `all()`, `filter(key:)` and `filter(keys:)`, as in GRDB, whose statements
+// the query interface caches by shape (`RequestShapeCache`).
 
 extension FetchableRecord where Self: TableRecord {
     /// A cursor over all records of the table.
     public static func fetchCursor(_ db: Database) throws -> RecordCursor<Self> {
-        try fetchCursor(selectStatement(db))
+        try all().fetchCursor(db)
     }
 
     /// All records of the table.
@@ -13,7 +15,15 @@ extension FetchableRecord where Self: TableRecord {
     /// ```
     @inlinable
     public static func fetchAll(_ db: Database) throws -> [Self] {
-        try fetchAll(selectStatement(db))
+        try fetchAll(allStatement(db))
+    }
+
+    /// The statement of `all()`, from the query interface's cache. Fetched
+    /// by an inlinable method, the records are decoded by code specialized
+    /// for their type (`all()` has no adapter, nor prefetched rows).
+    @usableFromInline
+    static func allStatement(_ db: Database) throws -> Statement {
+        try all().makePreparedRequest(db, forSingleResult: false).statement
     }
 
     /// The first record of the table, or nil.
@@ -22,7 +32,7 @@ extension FetchableRecord where Self: TableRecord {
     /// let player = try Player.fetchOne(db) // SELECT * FROM player LIMIT 1
     /// ```
     public static func fetchOne(_ db: Database) throws -> Self? {
-        try fetchOne(selectStatement(db, firstRowOnly: true))
+        try all().fetchOne(db)
     }
 
     // MARK: Primary keys
@@ -31,9 +41,7 @@ extension FetchableRecord where Self: TableRecord {
     public static func fetchCursor(_ db: Database, keys: some Collection<some DatabaseValueConvertible>) throws
         -> RecordCursor<Self>
     {
-        try fetchCursor(
-            selectStatement(
-                db, where: RecordKeys.primaryKey(db, table: databaseTableName, values: keys.map(\.databaseValue))))
+        try all().filter(keys: keys).fetchCursor(db)
     }
 
     /// The records with these primary keys, in no particular order.
@@ -51,8 +59,7 @@ extension FetchableRecord where Self: TableRecord {
     public static func fetchOne(_ db: Database, key: some DatabaseValueConvertible) throws -> Self? {
         let dbValue = key.databaseValue
         if dbValue.isNull { return nil }
-        return try fetchOne(
-            selectStatement(db, where: RecordKeys.primaryKey(db, table: databaseTableName, values: [dbValue])))
+        return try all().filter(keys: [dbValue]).fetchOne(db)
     }
 
     /// The record with this primary key, or throws
@@ -70,7 +77,7 @@ extension FetchableRecord where Self: TableRecord {
     public static func fetchCursor(_ db: Database, keys: [[String: (any DatabaseValueConvertible)?]]) throws
         -> RecordCursor<Self>
     {
-        try fetchCursor(selectStatement(db, where: RecordKeys.uniqueKeys(db, table: databaseTableName, keys: keys)))
+        try all().filter(keys: keys).fetchCursor(db)
     }
 
     /// The records with these unique keys: `[["email": "a@example.com"]]`.
@@ -82,8 +89,7 @@ extension FetchableRecord where Self: TableRecord {
     /// The record with this unique key, or nil.
     public static func fetchOne(_ db: Database, key: [String: (any DatabaseValueConvertible)?]?) throws -> Self? {
         guard let key else { return nil }
-        return try fetchOne(
-            selectStatement(db, where: RecordKeys.uniqueKeys(db, table: databaseTableName, keys: [key])))
+        return try all().filter(keys: [key]).fetchOne(db)
     }
 
     /// The record with this unique key, or throws
