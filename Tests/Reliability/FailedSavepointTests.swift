@@ -22,7 +22,7 @@ import TestSupport
             try db.beginTransaction()
             try db.execute(sql: "INSERT INTO t VALUES (1)")
             var limit: Int32 = -1
-            let error = #expect(throws: DatabaseError.self, "\(completion): the failure to end the savepoint vanished") {
+            let error = #expect(throws: DatabaseError.self, "\(completion): the savepoint's failure vanished") {
                 try db.inSavepoint {
                     try db.execute(sql: "INSERT INTO t VALUES (2)")
                     limit = sqlite3_limit(db.sqliteConnection, SQLITE_LIMIT_SQL_LENGTH, Self.shortSQLLength)

@@ -22,7 +22,8 @@ import Testing
             #expect(try cursor.next() == 2, "after the caller's error")
 
             // SQLite's error at the third row: an integer overflow.
-            let failing = try db.makeStatement(sql: "SELECT CASE WHEN id = 3 THEN abs(?) ELSE id END FROM t ORDER BY id")
+            let failing = try db.makeStatement(
+                sql: "SELECT CASE WHEN id = 3 THEN abs(?) ELSE id END FROM t ORDER BY id")
             let error = #expect(throws: DatabaseError.self) { try Int.fetchAll(failing, arguments: [Int64.min]) }
             #expect(error?.resultCode == .SQLITE_ERROR, "\(String(describing: error))")
             #expect(try Int.fetchAll(failing, arguments: [3]) == [1, 2, 3], "after SQLite's error")
