@@ -8,22 +8,12 @@
 /// Nothing can write in between, so each value is still the state of the
 /// commit; one BEGIN and one COMMIT run per commit instead of one per
 /// observation.
-///
-/// The observations of a `DatabasePool` fetch on a reader: consecutive
-/// observers share one concurrent read, which the layer spawns where it
-/// would end the shared transaction. One reader, one read transaction of
-/// the commit's state and one wait of the writer per commit, instead of
-/// one per observation.
 struct SharedCommitRead {
     /// Set by the observation layer while it tells a sharing observer of
     /// a commit.
     var isAvailable = false
     /// Whether the shared transaction began (and its read-only access).
     var isOpen = false
-    /// The reads of the shared concurrent read, in the order they were
-    /// asked for, and the writer that spawns it.
-    var concurrentReads: [@Sendable (Result<Database, any Error>) -> Void] = []
-    var concurrentReadWriter: (any DatabaseWriter)?
 }
 
 extension Database {
@@ -66,46 +56,17 @@ extension Database {
     }
 
     /// Ends the shared read-only transaction, if one began. Its values are
-    /// fetched: a failed commit only leaves a rollback to do. Then spawns
-    /// the shared concurrent read, if reads were asked for.
+    /// fetched: a failed commit only leaves a rollback to do.
     func endSharedCommitRead() {
-        if sharedCommitRead.isOpen {
-            sharedCommitRead.isOpen = false
-            if isInsideTransaction {
-                do {
-                    try commit()
-                } catch {
-                    try? rollback()
-                }
+        guard sharedCommitRead.isOpen else { return }
+        sharedCommitRead.isOpen = false
+        if isInsideTransaction {
+            do {
+                try commit()
+            } catch {
+                try? rollback()
             }
-            exitReadOnlyAccess()
         }
-        spawnSharedConcurrentRead()
-    }
-
-    /// Runs `read` in a concurrent read of `writer` (see
-    /// ``DatabaseWriter/spawnConcurrentRead(_:)``): shared with the next
-    /// observers told of the commit, if sharing is available; spawned
-    /// right away otherwise.
-    func spawnConcurrentReadAfterCommit(
-        on writer: any DatabaseWriter, _ read: @escaping @Sendable (Result<Database, any Error>) -> Void)
-    {
-        guard sharedCommitRead.isAvailable else {
-            return writer.spawnConcurrentRead(read)
-        }
-        sharedCommitRead.concurrentReads.append(read)
-        sharedCommitRead.concurrentReadWriter = writer
-    }
-
-    /// Spawns one concurrent read that runs the reads asked for, in order:
-    /// they all see the state of the last commit.
-    private func spawnSharedConcurrentRead() {
-        guard let writer = sharedCommitRead.concurrentReadWriter else { return }
-        let reads = sharedCommitRead.concurrentReads
-        sharedCommitRead.concurrentReads = []
-        sharedCommitRead.concurrentReadWriter = nil
-        writer.spawnConcurrentRead { result in
-            for read in reads { read(result) }
-        }
+        exitReadOnlyAccess()
     }
 }

@@ -8,19 +8,16 @@ import Dispatch
 /// `spawnConcurrentRead` on a reader of a pool, whose transaction is open
 /// before the writer goes on, so that the value is the state of that
 /// commit. One fetch runs at a time: a commit during a fetch makes another
-/// fetch follow (`asyncRead`, a state at least as recent). The fetches that
-/// a commit starts share one read (see `SharedCommitRead`). While a fetch
+/// fetch follow (`asyncRead`, a state at least as recent). While a fetch
 /// runs and the region is not known (the initial fetch, or any fetch of a
 /// ``ValueObservation/tracking(_:)`` observation, whose region may change),
-/// every change counts. Values are reduced in fetch order, on a serial
-/// queue of their own, or on the reader for a cheap reducer (see
-/// `CheapValueReducer`), and handed to the scheduler.
+/// every change counts. Values are reduced on a serial queue of their own,
+/// in fetch order, and handed to the scheduler.
 ///
 /// Without a writer (snapshots, read-only databases), it fetches once.
 // @unchecked Sendable: `state` is behind a mutex; `isModified` is only used
 // by the transaction observer callbacks, on the writer's queue; `reducer`
-// only on `reduceQueue`, or, for a cheap reducer of a pool, in its fetches
-// after the initial one, which run one at a time (`isFetching`).
+// only on `reduceQueue`.
 final class ValueObserver<Reducer: ValueReducer, Scheduler: ValueObservationScheduler>: @unchecked Sendable {
     private typealias Fetched = Reducer.Fetcher.Value
 
@@ -33,9 +30,6 @@ final class ValueObserver<Reducer: ValueReducer, Scheduler: ValueObservationSche
     private let writer: (any ObservationWriter)?
     private let reduceQueue = DispatchQueue(label: "GRDBLite.ValueObservation")
     private var reducer: Reducer
-    /// Whether the values of a pool's reader are reduced there, instead of
-    /// on `reduceQueue` (see `CheapValueReducer`).
-    private let reducesWhereFetched = (Reducer.self as? any CheapValueReducer.Type)?.isCheap ?? false
     private var isModified = false
     private let state: Locked<State>
 
@@ -272,21 +266,17 @@ final class ValueObserver<Reducer: ValueReducer, Scheduler: ValueObservationSche
                 state.withLock { $0.region = region }
             }
             reportRegion()
-            let fetchesAgain: Bool
-            if reducesWhereFetched {
-                // No other fetch of this observation starts before
-                // `isFetching` is false: values are reduced in fetch order.
-                reduceAndNotifyNow(fetched)
-                fetchesAgain = state.withLock(takeNextFetch)
-            } else {
-                // The value is enqueued in the same step as the fetch ends:
-                // no other fetch can enqueue its value first, and once the
-                // value is notified, changes are compared with the fetched
-                // region.
-                fetchesAgain = state.withLock { state in
-                    reduceAndNotify(fetched)
-                    return takeNextFetch(&state)
+            // The value is enqueued in the same step as the fetch ends: no
+            // other fetch can enqueue its value first, and once the value
+            // is notified, changes are compared with the fetched region.
+            let fetchesAgain = state.withLock { state in
+                reduceAndNotify(fetched)
+                if state.needsFetch {
+                    state.needsFetch = false
+                    return true
                 }
+                state.isFetching = false
+                return false
             }
             if fetchesAgain {
                 writer.asyncRead { self.fetchConcurrently($0, writer) }
@@ -300,17 +290,6 @@ final class ValueObserver<Reducer: ValueReducer, Scheduler: ValueObservationSche
                 fail(error)
             }
         }
-    }
-
-    /// Ends the running fetch; true if a commit during it asked for
-    /// another, which the caller starts.
-    private func takeNextFetch(_ state: inout State) -> Bool {
-        if state.needsFetch {
-            state.needsFetch = false
-            return true
-        }
-        state.isFetching = false
-        return false
     }
 
     /// Calls `willTrackRegion` if the region changed since the last call.
@@ -343,19 +322,13 @@ final class ValueObserver<Reducer: ValueReducer, Scheduler: ValueObservationSche
         // reduce queue, and is not used anywhere else.
         let fetched = UncheckedSendable(fetched)
         reduceQueue.async {
-            self.reduceAndNotifyNow(fetched.value)
-        }
-    }
-
-    /// Reduces on the current thread, then schedules the notification:
-    /// on the reduce queue, or where a cheap reducer's value was fetched.
-    private func reduceAndNotifyNow(_ fetched: Fetched) {
-        guard state.withLock({ $0.callbacks != nil }) else { return }
-        do {
-            guard let value = try reducer._value(fetched) else { return }
-            scheduler.schedule { self.notifyNow(value) }
-        } catch {
-            fail(error)
+            guard self.state.withLock({ $0.callbacks != nil }) else { return }
+            do {
+                guard let value = try self.reducer._value(fetched.value) else { return }
+                self.scheduler.schedule { self.notifyNow(value) }
+            } catch {
+                self.fail(error)
+            }
         }
     }
 
@@ -484,7 +457,7 @@ extension ValueObserver: TransactionObserver {
             return true
         }
         if startsFetch {
-            db.spawnConcurrentReadAfterCommit(on: writer) { self.fetchConcurrently($0, writer) }
+            writer.spawnConcurrentRead { self.fetchConcurrently($0, writer) }
         }
     }
 

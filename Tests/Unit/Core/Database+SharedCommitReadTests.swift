@@ -4,8 +4,7 @@ import TestSupport
 import Testing
 
 /// After a commit, the value observations of a queue fetch in one shared
-/// read-only transaction, ended before any observer that may write; those
-/// of a pool, in one concurrent read.
+/// read-only transaction, ended before any observer that may write.
 @Suite struct DatabaseSharedCommitReadTests {
     /// A queue with tables `t` and `other`.
     private func makeQueue() throws -> DatabaseQueue {
@@ -254,43 +253,6 @@ import Testing
         cancelFirst.cancel()
         cancelFailing.cancel()
         cancelLast.cancel()
-    }
-
-    /// After a commit, the value observations of a pool fetch in one
-    /// concurrent read: one read transaction, on one reader.
-    @Test func poolObservationsToldOfACommitShareOneRead() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let recorder = SQLRecorder()
-        var configuration = Configuration()
-        configuration.trace = { recorder.record($0) }
-        let dbPool = try DatabasePool(path: directory.path(), configuration: configuration)
-        try await dbPool.write { db in try db.execute(sql: "CREATE TABLE t(id INTEGER PRIMARY KEY)") }
-        var observations: [(ObservationRecorder<Int>, AnyDatabaseCancellable)] = []
-        for _ in 0..<3 {
-            let recorder = ObservationRecorder<Int>()
-            let cancellable = ValueObservation
-                .tracking { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t")! }
-                .start(in: dbPool, scheduling: .async(onQueue: ObservationQueue().queue), recorder: recorder)
-            _ = try await recorder.waitForValues(count: 1)
-            observations.append((recorder, cancellable))
-        }
-        recorder.reset()
-        try await dbPool.write { db in try db.execute(sql: "INSERT INTO t DEFAULT VALUES") }
-        for (recorder, cancellable) in observations {
-            #expect(try await recorder.waitForValues(count: 2) == [0, 1])
-            cancellable.cancel()
-        }
-        // The readers' transactions and fetches (the writer's transactions
-        // are immediate); the end of the initial fetches' transactions may
-        // come late.
-        let sql = recorder.sql.filter { $0 == "BEGIN DEFERRED TRANSACTION" || $0.hasSuffix("FROM t") }
-        #expect(sql == [
-            "BEGIN DEFERRED TRANSACTION",
-            "SELECT COUNT(*) FROM t",
-            "SELECT COUNT(*) FROM t",
-            "SELECT COUNT(*) FROM t",
-        ])
     }
 }
 
