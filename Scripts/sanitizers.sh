@@ -6,8 +6,6 @@
 #     Scripts/sanitizers.sh                   # both
 #     Scripts/sanitizers.sh thread            # one
 #     Scripts/sanitizers.sh address --filter Reliability
-#     Scripts/sanitizers.sh thread address --build-only   # the builds alone (CI, in the background)
-#     Scripts/sanitizers.sh thread --skip-build --filter Pool   # a run of a build made before
 #
 # Exits non-zero if a run fails or a sanitizer reports anything.
 set -uo pipefail
@@ -19,12 +17,6 @@ while [ $# -gt 0 ] && { [ "$1" = thread ] || [ "$1" = address ]; }; do
     sanitizers+=("$1"); shift
 done
 [ ${#sanitizers[@]} -eq 0 ] && sanitizers=(thread address)
-build=1
-run=1
-case "${1:-}" in
-    --build-only) run=0; shift ;;
-    --skip-build) build=0; shift ;;
-esac
 
 # Stop at the first report; halt_on_error keeps the report next to its test.
 export TSAN_OPTIONS="${TSAN_OPTIONS:-halt_on_error=1 second_deadlock_stack=1}"
@@ -37,17 +29,7 @@ summary=""
 for sanitizer in "${sanitizers[@]}"; do
     log=".build-$sanitizer.log"
     start=$(date +%s)
-    if [ $build = 1 ]; then
-        swift build --build-tests --sanitize="$sanitizer" --scratch-path ".build-$sanitizer" > "$log" 2>&1
-        result=$?
-        if [ $run = 0 ]; then
-            echo "$sanitizer: build $(($(date +%s) - start))s; exit $result (log: $log)"
-            [ "$result" -ne 0 ] && { tail -50 "$log" >&2; status=1; }
-            continue
-        fi
-    else
-        : > "$log"
-    fi
+    swift build --build-tests --sanitize="$sanitizer" --scratch-path ".build-$sanitizer" > "$log" 2>&1
     built=$(date +%s)
     swift test --skip-build --sanitize="$sanitizer" --scratch-path ".build-$sanitizer" "$@" >> "$log" 2>&1
     result=$?
